@@ -1,0 +1,43 @@
+import { tableDigest } from '../electron/core/store/digest';
+import { expect, test } from './fixtures';
+
+test('opens the demo case and shows its name, claim count and transport', async ({ app, page }) => {
+  await expect(page.getByTestId('case-name')).toHaveText('Account takeover: svc-backup (IR-2231)');
+  await expect(page.getByTestId('case-claim-count')).toHaveText('6');
+  await expect(page.getByTestId('status-case')).toContainText('Account takeover: svc-backup');
+  await expect(page.getByTestId('status-transport')).toHaveText('Browser mode (loopback 127.0.0.1)');
+  await expect(page.getByTestId('status-chain')).toContainText('verified');
+  await app.screenshot('cases');
+});
+
+test('a malformed request through the bridge is refused with VALIDATION and the zod path, writing nothing', async ({ app, workbench }) => {
+  const before = tableDigest(workbench.casePath);
+  const answer = (await app.invokeRaw('evidence:transition', {
+    revisionId: 'ev-auth-001@1',
+    to: 'CONFIRMED',
+    reason: '',
+  })) as { ok: boolean; error?: { code: string; issues?: { path: (string | number)[] }[] } };
+  expect(answer.ok).toBe(false);
+  expect(answer.error?.code).toBe('VALIDATION');
+  const paths = answer.error?.issues?.map((i) => i.path.join('.'));
+  expect(paths).toEqual(expect.arrayContaining(['to', 'reason']));
+  expect(tableDigest(workbench.casePath)).toBe(before);
+});
+
+test('opening a file that is not a case shows a clear error and keeps the current case', async ({ app, page }) => {
+  await page.getByTestId('open-path').fill('/etc/hostname');
+  await page.getByTestId('open-submit').click();
+  await expect(page.getByTestId('case-error')).toContainText('it is not a SQLite database');
+  await expect(page.getByTestId('status-case')).toContainText('Account takeover');
+  await app.screenshot('cases-open-error');
+});
+
+test('switching the acting reviewer hides evidence above their clearance', async ({ app, page }) => {
+  const all = Number(await page.getByTestId('case-evidence-count').textContent());
+  await page.getByTestId('actor-select').selectOption('omar.h');
+  await expect(page.getByTestId('status-actor')).toContainText('Omar Haddad');
+  await expect(page.getByTestId('case-evidence-count')).toHaveText(String(all - 1));
+  await app.nav('audit');
+  await expect(page.getByTestId('audit-status')).toContainText('Verified');
+  await app.screenshot('audit');
+});

@@ -1,0 +1,33 @@
+import type { Page } from '@playwright/test';
+
+/** Page object for the workbench frame: navigation, status bar and raw bridge access. */
+export class WorkbenchPage {
+  constructor(
+    readonly page: Page,
+    readonly url: string,
+  ) {}
+
+  async open(): Promise<void> {
+    await this.page.goto(this.url);
+    await this.page.getByTestId('case-name').waitFor();
+  }
+
+  nav(view: 'cases' | 'graph' | 'evidence' | 'disputes' | 'quarantine' | 'remediations' | 'audit') {
+    return this.page.getByTestId(`nav-${view}`).click();
+  }
+
+  /** Sends a request through the renderer's own bridge, exactly as the UI would. */
+  invokeRaw(channel: string, request: unknown) {
+    return this.page.evaluate(
+      ([c, r]) => {
+        const bridge = (globalThis as unknown as { workbenchBridge: { invokeRaw: (c: string, r: unknown) => Promise<unknown> } }).workbenchBridge;
+        return bridge.invokeRaw(c as string, r);
+      },
+      [channel, request] as const,
+    );
+  }
+
+  async screenshot(name: string): Promise<void> {
+    await this.page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+  }
+}

@@ -1,0 +1,178 @@
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sha256Hex } from '../crypto';
+import { forbidden } from '../errors';
+import type { CaseDb } from '../store/caseFile';
+
+/**
+ * Reviewer signing keys (DESIGN §3.7, issue 4). Each reviewer profile has an Ed25519 key pair; the
+ * public half travels inside the case file (in the receipt that registered it, indexed by
+ * actor_key) so anyone can verify signatures; the private half never enters the case file and
+ * lives in this machine's user data directory, one PEM per reviewer and case, mode 0600.
+ */
+
+/** What a receipt body carries when it registers a key; verification builds its keyring from these. */
+export interface KeyRegistration {
+  actorId: string;
+  keyId: string;
+  /** base64 of the SPKI DER encoding. */
+  publicKey: string;
+  /** Keys of the same reviewer this registration retires (they sign nothing after this receipt). */
+  retires: string[];
+}
+
+export interface SigningKey {
+  keyId: string;
+  /** base64 Ed25519 signature over `message`. */
+  sign(message: Uint8Array): string;
+}
+
+/** What services and appendReceipt need from a keyring; Keyring is the one implementation. */
+export interface KeySource {
+  issue(db: CaseDb, actorId: string, at: string): KeyRegistration;
+  activeKey(db: CaseDb, actorId: string, action: string): SigningKey;
+}
+
+/**
+ * A key source that signs with one key fetched earlier. A reviewer replacing their own key signs
+ * that receipt with the key being replaced: only an already-trusted key may vouch for a new one.
+ */
+export function pinnedKeySource(base: KeySource, key: SigningKey): KeySource {
+  return { issue: (db, actorId, at) => base.issue(db, actorId, at), activeKey: () => key };
+}
+
+/** A stable, short name for a public key: receipts carry it as `signer`. */
+export const keyIdOf = (publicKeyBase64: string): string =>
+  `ed25519:${sha256Hex(Buffer.from(publicKeyBase64, 'base64')).slice(0, 32)}`;
+
+export function publicKeyObject(publicKeyBase64: string): KeyObject {
+  return createPublicKey({ key: Buffer.from(publicKeyBase64, 'base64'), format: 'der', type: 'spki' });
+}
+
+export function verifySignature(publicKey: KeyObject, message: Uint8Array, signatureBase64: string): boolean {
+  try {
+    return verify(null, message, publicKey, Buffer.from(signatureBase64, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
+const spkiBase64 = (key: KeyObject): string =>
+  (createPublicKey(key).export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
+
+/** Actor ids may contain ':' and '@' (see schemas.Id); keep file names portable to Windows. */
+const fileSafe = (actorId: string): string => actorId.replace(/[^A-Za-z0-9._@-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
+/**
+ * The private keys this machine holds for one case. A new key is first written as
+ * `<actor>.pem.next` inside the registering transaction and becomes `<actor>.pem` the first time
+ * it is used: so a rolled-back registration never replaces a working key, and a crash after the
+ * commit still leaves the registered key findable.
+ */
+export class Keyring implements KeySource {
+  private readonly cache = new Map<string, KeyObject>();
+
+  constructor(
+    readonly keysDir: string,
+    readonly caseId: string,
+  ) {}
+
+  get caseDir(): string {
+    return join(this.keysDir, this.caseId);
+  }
+
+  keyPath(actorId: string): string {
+    return join(this.caseDir, `${fileSafe(actorId)}.pem`);
+  }
+
+  /**
+   * Creates a key pair for `actorId`, registers its public key in actor_key (retiring the
+   * reviewer's previous key) and stores the private key on this machine. Runs inside the
+   * caller's transaction; the returned registration belongs in that transaction's receipt body.
+   */
+  issue(db: CaseDb, actorId: string, at: string): KeyRegistration {
+    if (!db.inTransaction) throw new Error(`Keyring.issue(${actorId}) must run inside the registering transaction`);
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const publicKeyBase64 = spkiBase64(publicKey);
+    const keyId = keyIdOf(publicKeyBase64);
+    const retires = (
+      db.prepare('SELECT key_id FROM actor_key WHERE actor_id = ? AND retired_at IS NULL').all(actorId) as { key_id: string }[]
+    ).map((r) => r.key_id);
+    if (retires.length) db.prepare('UPDATE actor_key SET retired_at = ? WHERE actor_id = ? AND retired_at IS NULL').run(at, actorId);
+    db.prepare(
+      `INSERT INTO actor_key (key_id, actor_id, algorithm, public_key, registered_at) VALUES (?, ?, 'ed25519', ?, ?)`,
+    ).run(keyId, actorId, publicKeyBase64, at);
+    this.writePrivateKey(`${this.keyPath(actorId)}.next`, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+    this.cache.set(keyId, privateKey);
+    return { actorId, keyId, publicKey: publicKeyBase64, retires };
+  }
+
+  /**
+   * The key `actorId` signs with: the one registered as active in this case, if this machine
+   * holds its private half. Anything else refuses the change (FORBIDDEN), so a case carried to a
+   * machine without the reviewer's key can be read and verified but not changed in their name.
+   */
+  activeKey(db: CaseDb, actorId: string, action: string): SigningKey {
+    const row = db.prepare('SELECT key_id FROM actor_key WHERE actor_id = ? AND retired_at IS NULL').get(actorId) as
+      | { key_id: string }
+      | undefined;
+    if (!row) {
+      throw forbidden(
+        `${action} refused: reviewer ${actorId} has no signing key registered in this case (the case file predates reviewer signatures or was altered); ask an admin to issue one with actor:rekey`,
+      );
+    }
+    const key = this.cache.get(row.key_id) ?? this.load(actorId, row.key_id, action);
+    return { keyId: row.key_id, sign: (message) => sign(null, message, key).toString('base64') };
+  }
+
+  private load(actorId: string, keyId: string, action: string): KeyObject {
+    const path = this.keyPath(actorId);
+    let foundOther = false;
+    for (const candidate of [path, `${path}.next`]) {
+      if (!existsSync(candidate)) continue;
+      let key: KeyObject;
+      try {
+        key = createPrivateKey(readFileSync(candidate, 'utf8'));
+      } catch {
+        foundOther = true;
+        continue;
+      }
+      if (keyIdOf(spkiBase64(key)) !== keyId) {
+        foundOther = true;
+        continue;
+      }
+      if (candidate !== path) {
+        try {
+          renameSync(candidate, path);
+        } catch {
+          // Still usable from the .next file; the rename is retried on the next load.
+        }
+      }
+      this.cache.set(keyId, key);
+      return key;
+    }
+    const what = foundOther
+      ? `the signing key on this machine for reviewer ${actorId} is not the one registered in this case (${keyId})`
+      : `no signing key for reviewer ${actorId} on this machine`;
+    throw forbidden(
+      `${action} refused: ${what}; every change is signed by the acting reviewer. Copy ${path} from the machine where the key was issued, or ask an admin here to issue a new key with actor:rekey. Reading and verifying the case still work.`,
+    );
+  }
+
+  private writePrivateKey(path: string, pem: string): void {
+    mkdirSync(this.caseDir, { recursive: true, mode: 0o700 });
+    // mkdir's mode is masked by umask and ignored for existing directories: set it explicitly.
+    chmodSync(this.keysDir, 0o700);
+    chmodSync(this.caseDir, 0o700);
+    writeFileSync(path, pem, { mode: 0o600 });
+    chmodSync(path, 0o600);
+  }
+}

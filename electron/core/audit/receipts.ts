@@ -1,0 +1,114 @@
+import { canonicalJson } from '../../../shared/domain/canonical';
+import type { ServiceContext } from '../context';
+import { sha256Hex } from '../crypto';
+import { forbidden } from '../errors';
+
+export const GENESIS_HASH = '0'.repeat(64);
+
+export interface ReceiptInput {
+  action: string;
+  targets: readonly string[];
+  body: Record<string, unknown>;
+  /** The target's state before and after; stored as fingerprints so verification can recompute. */
+  pre?: unknown;
+  post?: unknown;
+  artifacts?: Record<string, string>;
+}
+
+export interface ReceiptRow {
+  seq: number;
+  at: string;
+  actor: string;
+  action: string;
+  /** Canonical JSON text, exactly as hashed. */
+  targets: string;
+  body: string;
+  pre_state_fp: string | null;
+  post_state_fp: string | null;
+  artifact_digests: string;
+  prev_hash: string;
+  hash: string;
+  /** Key id of the reviewer key that signed this receipt (see keys.ts). */
+  signer: string | null;
+  /** base64 Ed25519 signature over signedMessage(hash). */
+  signature: string | null;
+}
+
+/** What the hash covers besides prev_hash: the stored row plus the previous receipt's signature. */
+export type HashedFields = Omit<ReceiptRow, 'hash' | 'prev_hash' | 'signature'> & { prev_signature: string | null };
+
+export const stateFingerprint = (state: unknown): string | null =>
+  state === undefined || state === null ? null : sha256Hex(canonicalJson(state));
+
+const str = (s: string | null): string => (s === null ? 'null' : JSON.stringify(s));
+
+/**
+ * The exact text a receipt's hash covers besides prev_hash: canonical JSON of the receipt's fields.
+ * targets, body and artifact_digests are stored as canonical JSON already, so the text is built by
+ * splicing them in (keys in canonical order) rather than parsing and re-serialising them: that
+ * keeps verification close to the cost of hashing, and any byte changed in storage still changes
+ * the hash. receipts.test.ts proves the result equals canonicalJson of the parsed receipt.
+ *
+ * prev_signature chains the signatures too: a signature cannot be swapped or stripped without
+ * breaking the next hash, which is what lets verification check signatures only at the end of
+ * each signer's run of receipts when it is asked to (see verify.ts).
+ */
+export function receiptHashBody(r: HashedFields): string {
+  return (
+    `{"action":${JSON.stringify(r.action)},"actor":${JSON.stringify(r.actor)},` +
+    `"artifact_digests":${r.artifact_digests},"at":${JSON.stringify(r.at)},"body":${r.body},` +
+    `"post_state_fp":${str(r.post_state_fp)},"pre_state_fp":${str(r.pre_state_fp)},` +
+    `"prev_signature":${str(r.prev_signature)},"seq":${r.seq},"signer":${str(r.signer)},"targets":${r.targets}}`
+  );
+}
+
+export const chainHash = (prevHash: string, hashBody: string): string => sha256Hex(prevHash + hashBody);
+
+/**
+ * What a reviewer's key signs: the receipt hash under a domain tag, so a signature made for a
+ * receipt can never be replayed as a signature over anything else the same key might sign.
+ */
+export const signedMessage = (hash: string): Buffer => Buffer.from(`erwb-receipt:v1:${hash}`, 'utf8');
+
+/**
+ * Appends one receipt, signed by the acting reviewer. Callers run it inside the same transaction
+ * as the change it records, so a change without a receipt (or a receipt without its change) can
+ * never be committed; and when this machine has no key for the reviewer it throws FORBIDDEN,
+ * which rolls the change back with it.
+ */
+export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: number; hash: string } {
+  const { db } = ctx;
+  if (!db.inTransaction) {
+    throw new Error(`appendReceipt(${input.action}) must run inside the change's transaction`);
+  }
+  if (!ctx.keyring) {
+    throw forbidden(`${input.action} refused: this session has no reviewer keys, so the change cannot be signed; open the case through a workbench session`);
+  }
+  const key = ctx.keyring.activeKey(db, ctx.actor.actorId, input.action);
+  const last = db.prepare('SELECT seq, hash, signature FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as
+    | { seq: number; hash: string; signature: string | null }
+    | undefined;
+  const fields: HashedFields = {
+    seq: (last?.seq ?? 0) + 1,
+    at: ctx.now(),
+    actor: ctx.actor.actorId,
+    action: input.action,
+    targets: canonicalJson([...input.targets]),
+    body: canonicalJson(input.body),
+    pre_state_fp: stateFingerprint(input.pre),
+    post_state_fp: stateFingerprint(input.post),
+    artifact_digests: canonicalJson(input.artifacts ?? {}),
+    signer: key.keyId,
+    prev_signature: last ? last.signature : null,
+  };
+  const prevHash = last?.hash ?? GENESIS_HASH;
+  const hash = chainHash(prevHash, receiptHashBody(fields));
+  const { prev_signature: _prevSignature, ...stored } = fields;
+  db.prepare(
+    `INSERT INTO audit_receipt (seq, at, actor, action, targets, body, pre_state_fp, post_state_fp,
+       artifact_digests, prev_hash, hash, signer, signature)
+     VALUES (@seq, @at, @actor, @action, @targets, @body, @pre_state_fp, @post_state_fp,
+       @artifact_digests, @prev_hash, @hash, @signer, @signature)`,
+  ).run({ ...stored, prev_hash: prevHash, hash, signature: key.sign(signedMessage(hash)) });
+  return { seq: fields.seq, hash };
+}

@@ -1,0 +1,63 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CHANNELS } from '../../shared/ipc/contract';
+import { dispatch } from './dispatch';
+import { handlers } from './handlers';
+import { Session } from './session';
+import { tableDigest } from './store/digest';
+import { createTestCase, type TestCase } from './testing';
+
+let tc: TestCase;
+beforeEach(async () => {
+  tc = await createTestCase();
+});
+afterEach(() => tc.cleanup());
+
+describe('dispatch', () => {
+  it('has exactly one handler per contract channel', () => {
+    expect(Object.keys(handlers).sort()).toEqual([...CHANNELS].sort());
+  });
+
+  it('answers VALIDATION with every zod issue path and writes nothing', async () => {
+    const before = tableDigest(tc.casePath);
+    const answer = await tc.raw('claim:create', { statement: '', tenant: 7, classification: 'secret', extra: true });
+    expect(answer.ok).toBe(false);
+    if (answer.ok) return;
+    expect(answer.error.code).toBe('VALIDATION');
+    const paths = answer.error.issues?.map((i) => i.path.join('.'));
+    expect(paths).toEqual(expect.arrayContaining(['statement', 'tenant', 'classification']));
+    expect(answer.error.message).toMatch(/^claim:create: invalid request: /);
+    expect(tableDigest(tc.casePath)).toBe(before);
+  });
+
+  it('names an unknown channel without running anything', async () => {
+    const answer = await tc.raw('evidence:drop_table', {});
+    expect(answer).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('answers NO_CASE before a case is open', async () => {
+    const session = new Session({ userDataDir: `${tc.dir}/other`, log: () => {} });
+    const answer = await dispatch(handlers, session, 'claim:list', {});
+    expect(answer).toMatchObject({ ok: false, error: { code: 'NO_CASE' } });
+  });
+
+  it('turns unexpected exceptions into INTERNAL without leaking the stack', async () => {
+    const logged: string[] = [];
+    const session = new Session({ userDataDir: `${tc.dir}/x`, log: (l) => logged.push(l) });
+    const broken = { ...handlers, 'case:recent': () => { throw new Error('secret internals /etc/shadow'); } };
+    const answer = await dispatch(broken, session, 'case:recent', {});
+    expect(answer).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+    expect(JSON.stringify(answer)).not.toContain('shadow');
+    expect(logged.join('\n')).toContain('secret internals');
+  });
+
+  it('refuses a handler answer outside the contract as INTERNAL', async () => {
+    const session = new Session({ userDataDir: `${tc.dir}/y`, log: () => {} });
+    const broken = { ...handlers, 'case:recent': () => ({ cases: 'nope' }) as never };
+    expect(await dispatch(broken, session, 'case:recent', {})).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+  });
+
+  it('remembers opened cases as recent', async () => {
+    const recent = await tc.call('case:recent', {});
+    expect(recent.cases[0]).toMatchObject({ path: tc.casePath, name: 'Test case' });
+  });
+});

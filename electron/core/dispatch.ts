@@ -1,0 +1,80 @@
+import { type z } from 'zod';
+import type { Envelope, IssueDetail } from '../../shared/ipc/envelope';
+import {
+  contract,
+  isChannel,
+  type Channel,
+  type ParsedRequestOf,
+  type ResponseOf,
+} from '../../shared/ipc/contract';
+import { WorkbenchError } from './errors';
+import type { Session } from './session';
+
+export type Handler<C extends Channel> = (
+  session: Session,
+  request: ParsedRequestOf<C>,
+) => ResponseOf<C> | Promise<ResponseOf<C>>;
+
+export type HandlerTable = { [C in Channel]: Handler<C> };
+
+/** The handlers of one domain's channels; handlers.ts merges them into the full table. */
+export type HandlersFor<K extends Channel> = { [C in K]: Handler<C> };
+
+const toIssues = (error: z.ZodError): IssueDetail[] =>
+  error.issues.map((i) => ({
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    message: i.message,
+  }));
+
+const describeIssues = (issues: IssueDetail[]): string =>
+  issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(request)'}: ${i.message}`)
+    .join('; ');
+
+/**
+ * The single entry every transport (Electron IPC, loopback HTTP, CLI) goes through: validates the
+ * request with the contract, runs the one handler, checks the response shape, and answers the
+ * envelope. Nothing but a WorkbenchError's message leaves here, so internals never leak.
+ */
+export async function dispatch(
+  handlers: HandlerTable,
+  session: Session,
+  channel: string,
+  rawRequest: unknown,
+): Promise<Envelope<unknown>> {
+  if (!isChannel(channel)) {
+    return {
+      ok: false,
+      error: { code: 'NOT_FOUND', message: `unknown channel ${JSON.stringify(channel).slice(0, 80)}` },
+    };
+  }
+  const spec = contract[channel];
+  const parsed = spec.request.safeParse(rawRequest ?? {});
+  if (!parsed.success) {
+    const issues = toIssues(parsed.error);
+    return {
+      ok: false,
+      error: { code: 'VALIDATION', message: `${channel}: invalid request: ${describeIssues(issues)}`, issues },
+    };
+  }
+  try {
+    const handler = handlers[channel] as Handler<Channel>;
+    const value = await handler(session, parsed.data as never);
+    const checked = spec.response.safeParse(value);
+    if (!checked.success) {
+      session.log(`${channel}: handler answered outside the contract: ${describeIssues(toIssues(checked.error))}`);
+      return { ok: false, error: { code: 'INTERNAL', message: `${channel}: internal error (response outside the contract)` } };
+    }
+    return { ok: true, value: checked.data };
+  } catch (err) {
+    if (err instanceof WorkbenchError) {
+      return {
+        ok: false,
+        error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) },
+      };
+    }
+    session.log(`${channel}: ${(err as Error)?.stack ?? String(err)}`);
+    return { ok: false, error: { code: 'INTERNAL', message: `${channel}: internal error; see the workbench log` } };
+  }
+}

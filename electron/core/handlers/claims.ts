@@ -1,0 +1,9 @@
+import type { HandlersFor } from '../dispatch';
+import { bindEvidence, createClaim, getClaim, listClaims } from '../services/claims';
+
+export const claimHandlers = {
+  'claim:list': (s) => listClaims(s.context()),
+  'claim:get': (s, req) => getClaim(s.context(), req.claimId),
+  'claim:create': (s, req) => createClaim(s.context(), req),
+  'claim:bind': (s, req) => bindEvidence(s.context(), req),
+} satisfies HandlersFor<'claim:list' | 'claim:get' | 'claim:create' | 'claim:bind'>;

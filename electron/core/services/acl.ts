@@ -1,0 +1,28 @@
+import { CLASSIFICATIONS, type Classification } from '../../../shared/domain/enums';
+import type { Actor } from '../context';
+
+/** Classifications at or below the actor's clearance, lowest first. */
+export function visibleClassifications(max: Classification): Classification[] {
+  return CLASSIFICATIONS.slice(0, CLASSIFICATIONS.indexOf(max) + 1);
+}
+
+/**
+ * The SQL filter every read of evidence or claims goes through. ACL is a hard filter applied in
+ * the query itself, so nothing outside the clearance is ever loaded, counted or described.
+ */
+export function aclFilter(actor: Actor, alias: string): { sql: string; params: string[] } {
+  const classes = visibleClassifications(actor.maxClassification);
+  const parts = [`${alias}.classification IN (${classes.map(() => '?').join(', ')})`];
+  const params: string[] = [...classes];
+  if (!actor.tenants.includes('*')) {
+    if (actor.tenants.length === 0) return { sql: '0', params: [] };
+    parts.push(`${alias}.tenant IN (${actor.tenants.map(() => '?').join(', ')})`);
+    params.push(...actor.tenants);
+  }
+  return { sql: parts.join(' AND '), params };
+}
+
+export function canSee(actor: Actor, item: { tenant: string; classification: Classification }): boolean {
+  const rankOk = CLASSIFICATIONS.indexOf(item.classification) <= CLASSIFICATIONS.indexOf(actor.maxClassification);
+  return rankOk && (actor.tenants.includes('*') || actor.tenants.includes(item.tenant));
+}

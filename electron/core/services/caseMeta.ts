@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { Keyring } from '../audit/keys';
+import type { Actor } from '../context';
+import type { CaseDb } from '../store/caseFile';
+import { appendReceipt } from '../audit/receipts';
+import { insertActor } from './actors';
+
+export interface CaseMeta {
+  caseId: string;
+  name: string;
+  description: string;
+  createdAt: string;
+}
+
+export function readCaseMeta(db: CaseDb): CaseMeta {
+  const rows = db.prepare('SELECT key, value FROM case_meta').all() as { key: string; value: string }[];
+  const meta = Object.fromEntries(rows.map((r) => [r.key, r.value]));
+  return {
+    caseId: meta.case_id ?? '',
+    name: meta.name ?? '(unnamed case)',
+    description: meta.description ?? '',
+    createdAt: meta.created_at ?? '',
+  };
+}
+
+/**
+ * Writes a new case's identity and its first admin in one transaction. The admin's key is issued
+ * here and signs this first receipt itself: it is the root the rest of the chain's keys hang from.
+ */
+export function initCase(
+  db: CaseDb,
+  init: { name: string; description: string; admin: Actor; at: string; keyringFor: (caseId: string) => Keyring },
+): CaseMeta {
+  const meta: CaseMeta = { caseId: randomUUID(), name: init.name, description: init.description, createdAt: init.at };
+  db.transaction(() => {
+    const put = db.prepare('INSERT INTO case_meta (key, value) VALUES (?, ?)');
+    put.run('case_id', meta.caseId);
+    put.run('name', meta.name);
+    put.run('description', meta.description);
+    put.run('created_at', meta.createdAt);
+    insertActor(db, init.admin, init.at);
+    const keyring = init.keyringFor(meta.caseId);
+    const registersKey = keyring.issue(db, init.admin.actorId, init.at);
+    appendReceipt(
+      { db, actor: init.admin, now: () => init.at, keyring },
+      { action: 'case:create', targets: [`case:${meta.caseId}`], body: { ...meta, admin: init.admin, registersKey }, post: meta },
+    );
+  })();
+  return meta;
+}

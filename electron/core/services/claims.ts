@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { ClaimPolicySchema, deriveClaimStatus, type ClaimPolicy, type StatusBinding } from '../../../shared/domain/claimStatus';
+import type { Classification } from '../../../shared/domain/enums';
+import type { BindingView, ClaimSummary } from '../../../shared/domain/schemas';
+import { usability } from '../../../shared/domain/usable';
+import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
+import type { ParsedRequestOf } from '../../../shared/ipc/contract';
+import { appendReceipt } from '../audit/receipts';
+import type { ServiceContext } from '../context';
+import { conflict, forbidden, notFound } from '../errors';
+import { aclFilter, canSee } from './acl';
+import { loadVisibleRevision, type RevisionRow } from './evidenceRows';
+
+interface ClaimRow {
+  claim_id: string;
+  statement: string;
+  scope: string;
+  policy: string;
+  generation: number;
+  tenant: string;
+  classification: Classification;
+  unresolved_reason: string | null;
+  author: string;
+  created_at: string;
+}
+
+interface BindingRow {
+  binding_id: number;
+  claim_id: string;
+  generation: number;
+  revision_id: string;
+  relation: BindingView['relation'];
+  role: BindingView['role'];
+  rationale: string;
+  created_by: string;
+  created_at: string;
+}
+
+const toBinding = (b: BindingRow): BindingView => ({
+  bindingId: b.binding_id,
+  claimId: b.claim_id,
+  generation: b.generation,
+  revisionId: b.revision_id,
+  relation: b.relation,
+  role: b.role,
+  rationale: b.rationale,
+  createdBy: b.created_by,
+  createdAt: b.created_at,
+});
+
+function loadVisibleClaim(ctx: ServiceContext, claimId: string, channel: string): ClaimRow {
+  const acl = aclFilter(ctx.actor, 'c');
+  const row = ctx.db.prepare(`SELECT * FROM claim c WHERE c.claim_id = ? AND ${acl.sql}`).get(claimId, ...acl.params) as
+    | ClaimRow
+    | undefined;
+  if (!row) throw notFound(`${channel}: no claim ${claimId} is visible to you`);
+  return row;
+}
+
+/** Bindings of the claim's current generation whose evidence the actor may see, with the evidence. */
+function currentBindings(ctx: ServiceContext, claim: ClaimRow): { binding: BindingRow; revision: RevisionRow }[] {
+  const acl = aclFilter(ctx.actor, 'r');
+  const rows = ctx.db
+    .prepare(
+      `SELECT b.*, r.revision_id AS r_revision_id, r.state, r.kind, r.tenant, r.classification, r.effective_from,
+         r.valid_until, r.applies_to, r.independence_group, r.source_ref
+       FROM claim_binding b JOIN evidence_revision r ON r.revision_id = b.revision_id
+       WHERE b.claim_id = ? AND b.generation = ? AND ${acl.sql}
+       ORDER BY b.binding_id`,
+    )
+    .all(claim.claim_id, claim.generation, ...acl.params) as (BindingRow & RevisionRow)[];
+  return rows.map((r) => ({ binding: r, revision: r }));
+}
+
+/** Original sources of a revision for independence; provenance extends this with traced sources. */
+export type OriginalSourcesOf = (ctx: ServiceContext, revision: RevisionRow) => string[];
+let originalSourcesOf: OriginalSourcesOf = (_ctx, r) => [`source:${r.source_ref}`];
+export function setOriginalSourcesResolver(resolver: OriginalSourcesOf): void {
+  originalSourcesOf = resolver;
+}
+
+function statusOf(ctx: ServiceContext, claim: ClaimRow) {
+  const bindings = currentBindings(ctx, claim);
+  const scope = JSON.parse(claim.scope) as string[];
+  const statusBindings: StatusBinding[] = bindings.map(({ binding, revision }) => ({
+    revisionRef: binding.revision_id,
+    relation: binding.relation,
+    role: binding.role,
+    kind: revision.kind,
+    usable: usability(
+      {
+        state: revision.state,
+        tenant: revision.tenant,
+        classification: revision.classification,
+        effectiveFrom: revision.effective_from,
+        validUntil: revision.valid_until,
+        appliesTo: JSON.parse(revision.applies_to) as string[],
+      },
+      { clearance: ctx.actor, now: ctx.now(), scope },
+    ).usable,
+    independenceGroup: revision.independence_group,
+    originalSources: originalSourcesOf(ctx, revision),
+  }));
+  const derived = deriveClaimStatus({
+    bindings: statusBindings,
+    policy: JSON.parse(claim.policy) as ClaimPolicy,
+    unresolvedByReviewer: claim.unresolved_reason !== null,
+  });
+  return { derived, bindings };
+}
+
+function toSummaryWith(claim: ClaimRow, derived: ReturnType<typeof statusOf>['derived']): ClaimSummary {
+  return {
+    claimId: claim.claim_id,
+    statement: claim.statement,
+    generation: claim.generation,
+    status: derived.status,
+    author: claim.author,
+    support: derived.support,
+    refute: derived.refute,
+  };
+}
+
+export function listClaims(ctx: ServiceContext): ClaimSummary[] {
+  const acl = aclFilter(ctx.actor, 'c');
+  const rows = ctx.db.prepare(`SELECT * FROM claim c WHERE ${acl.sql} ORDER BY c.created_at, c.claim_id`).all(...acl.params) as ClaimRow[];
+  return rows.map((c) => toSummaryWith(c, statusOf(ctx, c).derived));
+}
+
+export function getClaim(ctx: ServiceContext, claimId: string): ClaimDetail {
+  const claim = loadVisibleClaim(ctx, claimId, 'claim:get');
+  const { derived, bindings } = statusOf(ctx, claim);
+  return {
+    ...toSummaryWith(claim, derived),
+    scope: JSON.parse(claim.scope) as string[],
+    policy: ClaimPolicySchema.parse(JSON.parse(claim.policy)),
+    tenant: claim.tenant,
+    classification: claim.classification,
+    unresolvedReason: claim.unresolved_reason,
+    reasons: derived.reasons,
+    missingKinds: derived.missingKinds,
+    bindings: bindings.map(({ binding }) => toBinding(binding)),
+  };
+}
+
+export function createClaim(ctx: ServiceContext, req: ParsedRequestOf<'claim:create'>): ClaimDetail {
+  if (!canSee(ctx.actor, req)) {
+    throw forbidden(`claim:create: your clearance does not cover tenant ${req.tenant} at ${req.classification}`);
+  }
+  const claimId = req.claimId ?? `cl-${randomUUID().slice(0, 8)}`;
+  ctx.db.transaction(() => {
+    if (ctx.db.prepare('SELECT 1 FROM claim WHERE claim_id = ?').get(claimId)) {
+      throw conflict(`claim:create: claim ${claimId} already exists`);
+    }
+    ctx.db
+      .prepare(
+        `INSERT INTO claim (claim_id, statement, scope, policy, tenant, classification, author, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(claimId, req.statement, JSON.stringify(req.scope), JSON.stringify(req.policy), req.tenant, req.classification, ctx.actor.actorId, ctx.now());
+    appendReceipt(ctx, {
+      action: 'claim:create',
+      targets: [`claim:${claimId}`],
+      body: { claimId, statement: req.statement, scope: req.scope, policy: req.policy, tenant: req.tenant, classification: req.classification },
+      post: { claimId, generation: 1 },
+    });
+  })();
+  return getClaim(ctx, claimId);
+}
+
+export function bindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:bind'>): BindingView {
+  return ctx.db.transaction(() => {
+    const claim = loadVisibleClaim(ctx, req.claimId, 'claim:bind');
+    loadVisibleRevision(ctx.db, ctx.actor, req.revisionId, 'claim:bind');
+    const existing = ctx.db
+      .prepare('SELECT 1 FROM claim_binding WHERE claim_id = ? AND generation = ? AND revision_id = ?')
+      .get(claim.claim_id, claim.generation, req.revisionId);
+    if (existing) {
+      throw conflict(`claim:bind: ${req.revisionId} is already bound to ${claim.claim_id} (generation ${claim.generation})`);
+    }
+    const info = ctx.db
+      .prepare(
+        `INSERT INTO claim_binding (claim_id, generation, revision_id, relation, role, rationale, created_by, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(claim.claim_id, claim.generation, req.revisionId, req.relation, req.role, req.rationale, ctx.actor.actorId, ctx.now());
+    const binding = ctx.db.prepare('SELECT * FROM claim_binding WHERE binding_id = ?').get(info.lastInsertRowid) as BindingRow;
+    appendReceipt(ctx, {
+      action: 'claim:bind',
+      targets: [`claim:${claim.claim_id}`, `revision:${req.revisionId}`],
+      body: { claimId: claim.claim_id, generation: claim.generation, revisionId: req.revisionId, relation: req.relation, role: req.role, rationale: req.rationale },
+      post: { bindingId: binding.binding_id, claimId: claim.claim_id, generation: claim.generation, revisionId: req.revisionId, relation: req.relation, role: req.role },
+    });
+    return toBinding(binding);
+  })();
+}

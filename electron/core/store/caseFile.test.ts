@@ -1,0 +1,126 @@
+import Database from 'better-sqlite3';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WorkbenchError } from '../errors';
+import { CASE_APPLICATION_ID, createCaseFile, openCaseFile, schemaVersion } from './caseFile';
+import { LATEST_VERSION, MIGRATIONS } from './migrations';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'erwb-store-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const refusal = (fn: () => unknown): WorkbenchError => {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(WorkbenchError);
+    return err as WorkbenchError;
+  }
+  throw new Error('expected the call to be refused');
+};
+
+describe('case file store', () => {
+  it('migrates an empty database to the latest version with STRICT tables, WAL and foreign keys', () => {
+    const path = join(dir, 'new.case.sqlite');
+    const db = createCaseFile(path);
+    expect(schemaVersion(db)).toBe(LATEST_VERSION);
+    expect(db.pragma('application_id', { simple: true })).toBe(CASE_APPLICATION_ID);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%'").all() as { name: string; sql: string }[];
+    expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['case_meta', 'actor', 'evidence_revision', 'claim_binding', 'audit_receipt']));
+    const shadow = /_(data|idx|content|docsize|config)$/;
+    for (const t of tables.filter((t) => !shadow.test(t.name))) expect(t.sql, t.name).toMatch(/\)\s*STRICT\s*$/);
+    db.close();
+  });
+
+  it('numbers migrations strictly increasing', () => {
+    const versions = MIGRATIONS.map((m) => m.version);
+    expect([...versions].sort((a, b) => a - b)).toEqual(versions);
+    expect(new Set(versions).size).toBe(versions.length);
+  });
+
+  it('reopens its own file and keeps the data', () => {
+    const path = join(dir, 'a.case.sqlite');
+    const db = createCaseFile(path);
+    db.prepare("INSERT INTO case_meta (key, value) VALUES ('name', 'kept')").run();
+    db.close();
+    const again = openCaseFile(path);
+    expect(again.prepare("SELECT value FROM case_meta WHERE key = 'name'").get()).toEqual({ value: 'kept' });
+    again.close();
+  });
+
+  it('refuses a case file written by a newer version, naming both versions, and leaves it unchanged', () => {
+    const path = join(dir, 'future.case.sqlite');
+    createCaseFile(path).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${LATEST_VERSION + 7}`);
+    raw.pragma('wal_checkpoint(TRUNCATE)');
+    raw.close();
+    const before = readFileSync(path);
+    const err = refusal(() => openCaseFile(path));
+    expect(err.message).toContain(`schema ${LATEST_VERSION + 7}`);
+    expect(err.message).toContain('newer workbench');
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it.each([
+    ['a text file', Buffer.from('not a database at all\n')],
+    ['an empty file', Buffer.alloc(0)],
+    ['a truncated SQLite header', Buffer.from('SQLite format 3\u0000\u0010\u0000garbage')],
+  ])('refuses %s without modifying it', (_label, bytes) => {
+    const path = join(dir, 'x.case.sqlite');
+    writeFileSync(path, bytes);
+    const err = refusal(() => openCaseFile(path));
+    expect(err.code).toBe('VALIDATION');
+    expect(err.message).toMatch(/was not opened because/);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('refuses a SQLite database that is not a case file without modifying it', () => {
+    const path = join(dir, 'other.sqlite');
+    const other = new Database(path);
+    other.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1);');
+    other.close();
+    const before = readFileSync(path);
+    const err = refusal(() => openCaseFile(path));
+    expect(err.message).toContain('not an evidence-review case file');
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('refuses a corrupt case file without modifying it', () => {
+    const path = join(dir, 'corrupt.case.sqlite');
+    const db = createCaseFile(path);
+    db.prepare('INSERT INTO case_meta (key, value) VALUES (?, ?)').run('filler', 'x'.repeat(20_000));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const bytes = readFileSync(path);
+    bytes.fill(0xa5, 4096, bytes.length); // wipe everything after the first page
+    writeFileSync(path, bytes);
+    const err = refusal(() => openCaseFile(path));
+    expect(err.message).toMatch(/damaged|corrupt/);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('says what to do when the file does not exist', () => {
+    expect(refusal(() => openCaseFile(join(dir, 'missing.case.sqlite'))).code).toBe('NOT_FOUND');
+  });
+
+  it('rolls back every migration when one fails, leaving user_version at 0', () => {
+    const path = join(dir, 'rollback.case.sqlite');
+    const db = new Database(path);
+    db.exec('CREATE TABLE actor (x)'); // collides with migration 0010
+    expect(() => {
+      db.transaction(() => {
+        for (const m of MIGRATIONS) m.up(db);
+      })();
+    }).toThrow();
+    expect(db.pragma('user_version', { simple: true })).toBe(0);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'case_meta'").get()).toEqual({ n: 0 });
+    db.close();
+  });
+});

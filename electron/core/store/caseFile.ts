@@ -1,0 +1,110 @@
+import Database from 'better-sqlite3';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { WorkbenchError } from '../errors';
+import { LATEST_VERSION, MIGRATIONS } from './migrations';
+
+export type CaseDb = Database.Database;
+
+/** 'ERWB' — marks a SQLite file as an evidence-review case file (PRAGMA application_id). */
+export const CASE_APPLICATION_ID = 0x45525742;
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/** Where Electron keeps a better-sqlite3 build for its own ABI; Node uses the default build. */
+let nativeBinding: string | undefined;
+export function useNativeBinding(path: string | undefined): void {
+  nativeBinding = path;
+}
+
+function connect(path: string, options: Database.Options = {}): CaseDb {
+  return new Database(path, nativeBinding ? { ...options, nativeBinding } : options);
+}
+
+function configure(db: CaseDb): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+}
+
+function readHeader(path: string): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    const n = readSync(fd, buf, 0, 16, 0);
+    return buf.subarray(0, n).toString('latin1');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Looks at a file without writing to it and says why it cannot be opened as a case, or null.
+ * Runs before any read-write connection exists, so refusing a file never modifies it.
+ */
+function inspect(path: string): { reason: string } | { userVersion: number } {
+  if (statSync(path).size === 0) return { reason: 'the file is empty' };
+  if (readHeader(path) !== SQLITE_HEADER) return { reason: 'it is not a SQLite database' };
+  let probe: CaseDb | undefined;
+  try {
+    probe = connect(path, { readonly: true, fileMustExist: true });
+    const appId = probe.pragma('application_id', { simple: true }) as number;
+    const userVersion = probe.pragma('user_version', { simple: true }) as number;
+    if (appId !== CASE_APPLICATION_ID) {
+      return { reason: 'it is a SQLite database but not an evidence-review case file' };
+    }
+    const check = probe.pragma('quick_check', { simple: true }) as string;
+    if (check !== 'ok') return { reason: `the database is damaged (${check})` };
+    return { userVersion };
+  } catch (err) {
+    return { reason: `the database is unreadable or corrupt (${(err as Error).message})` };
+  } finally {
+    probe?.close();
+  }
+}
+
+function migrate(db: CaseDb, from: number): void {
+  const pending = MIGRATIONS.filter((m) => m.version > from);
+  if (pending.length === 0) return;
+  // All pending migrations in one transaction: a failure leaves the file at its old version.
+  db.transaction(() => {
+    for (const m of pending) m.up(db);
+    db.pragma(`user_version = ${LATEST_VERSION}`);
+    db.pragma(`application_id = ${CASE_APPLICATION_ID}`);
+  })();
+}
+
+/** Opens an existing case file, migrating it forward. Refuses non-case, corrupt and newer files. */
+export function openCaseFile(path: string): CaseDb {
+  if (!existsSync(path)) {
+    throw new WorkbenchError('NOT_FOUND', `case:open: no file at ${path}; create a case or pick another file`);
+  }
+  const found = inspect(path);
+  if ('reason' in found) {
+    throw new WorkbenchError('VALIDATION', `case:open: ${path} was not opened because ${found.reason}; it was left unchanged`);
+  }
+  if (found.userVersion > LATEST_VERSION) {
+    throw new WorkbenchError(
+      'VALIDATION',
+      `case:open: ${path} was written by a newer workbench (schema ${found.userVersion}, this build knows up to ${LATEST_VERSION}); update the workbench to open it`,
+    );
+  }
+  const db = connect(path, { fileMustExist: true });
+  configure(db);
+  migrate(db, found.userVersion);
+  return db;
+}
+
+/** Creates a new case file (or an in-memory one for ':memory:'), schema at the latest version. */
+export function createCaseFile(path: string): CaseDb {
+  if (path !== ':memory:' && existsSync(path) && statSync(path).size > 0) {
+    throw new WorkbenchError('CONFLICT', `case:create: ${path} already exists; open it or choose a new file name`);
+  }
+  const db = connect(path);
+  configure(db);
+  migrate(db, 0);
+  return db;
+}
+
+export function schemaVersion(db: CaseDb): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}

@@ -1,0 +1,100 @@
+import { basename } from 'node:path';
+import { dispatch } from '../core/dispatch';
+import { handlers } from '../core/handlers';
+import { defaultUserDataDir } from '../core/paths';
+import { Session } from '../core/session';
+import { CHANNELS } from '../../shared/ipc/contract';
+
+const USAGE = `usage:
+  npm run cli -- call <case-file> <channel> [<json-request>] [--as <actor-id>]
+  npm run cli -- verify <case-file>
+  npm run cli -- channels
+
+Every channel of the workbench is callable; the answer is the JSON envelope
+{ "ok": true, "value": ... } or { "ok": false, "error": { "code", "message", "issues" } }.
+Exit code 0 on ok, 1 on an error envelope, 2 on bad usage.`;
+
+function takeFlag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const value = args[i + 1];
+  args.splice(i, 2);
+  return value;
+}
+
+async function withCase(path: string, actor: string | undefined, run: (s: Session) => Promise<unknown>): Promise<number> {
+  const session = new Session({ userDataDir: defaultUserDataDir(), preferredActor: actor, log: (l) => process.stderr.write(`${l}\n`) });
+  const opened = await dispatch(handlers, session, 'case:open', { path });
+  if (!opened.ok) {
+    process.stdout.write(`${JSON.stringify(opened, null, 2)}\n`);
+    return 1;
+  }
+  try {
+    if (actor) {
+      const sel = await dispatch(handlers, session, 'actor:select', { actorId: actor });
+      if (!sel.ok) {
+        process.stdout.write(`${JSON.stringify(sel, null, 2)}\n`);
+        return 1;
+      }
+    }
+    const envelope = (await run(session)) as { ok: boolean };
+    process.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
+    return envelope.ok ? 0 : 1;
+  } finally {
+    session.close();
+  }
+}
+
+export async function cli(argv: string[]): Promise<number> {
+  const args = [...argv];
+  const actor = takeFlag(args, '--as');
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'channels':
+      process.stdout.write(`${CHANNELS.join('\n')}\n`);
+      return 0;
+    case 'call': {
+      const [path, channel, json] = rest;
+      if (!path || !channel) break;
+      let request: unknown = {};
+      if (json !== undefined) {
+        try {
+          request = JSON.parse(json);
+        } catch (err) {
+          process.stderr.write(`cli call: the request is not JSON (${(err as Error).message})\n`);
+          return 2;
+        }
+      }
+      return withCase(path, actor, (s) => dispatch(handlers, s, channel, request));
+    }
+    case 'verify': {
+      const [path] = rest;
+      if (!path) break;
+      return withCase(path, actor, async (s) => {
+        const result = await dispatch(handlers, s, 'audit:verify', {});
+        if (result.ok) {
+          const v = result.value as { ok: boolean; length: number; head: string | null; firstBroken: { seq: number; reason: string } | null };
+          process.stderr.write(
+            v.ok
+              ? `${basename(path)}: audit chain verifies (${v.length} receipts, head ${v.head})\n`
+              : `${basename(path)}: audit chain BROKEN at seq ${v.firstBroken?.seq}: ${v.firstBroken?.reason}\n`,
+          );
+          return v.ok ? result : { ok: false, value: v };
+        }
+        return result;
+      });
+    }
+    default:
+      break;
+  }
+  process.stderr.write(`${USAGE}\n`);
+  return 2;
+}
+
+cli(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`cli: ${(err as Error).message}\n`);
+    process.exit(1);
+  },
+);

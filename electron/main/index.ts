@@ -1,0 +1,61 @@
+import { app, BrowserWindow, Menu } from 'electron';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDemoCase } from '../core/demo';
+import { Session } from '../core/session';
+import { useNativeBinding } from '../core/store/caseFile';
+import { registerIpc } from './ipc';
+import { buildMenu } from './menu';
+import { hardenSession } from './security';
+
+// Electron needs better-sqlite3 built for its own ABI; scripts/start.mjs keeps that build apart
+// from Node's so `npm test` and the desktop app never fight over one binary.
+const electronBinding = process.env.ERWB_ELECTRON_SQLITE_BINDING;
+if (electronBinding && existsSync(electronBinding)) useNativeBinding(electronBinding);
+
+let mainWindow: BrowserWindow | null = null;
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    title: 'Evidence Review Workbench',
+    show: false,
+    webPreferences: {
+      preload: join(import.meta.dirname, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
+  else void win.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+  return win;
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (mainWindow?.isMinimized()) mainWindow.restore();
+    mainWindow?.focus();
+  });
+  void app.whenReady().then(async () => {
+    hardenSession();
+    const userDataDir = process.env.ERWB_USER_DATA ?? app.getPath('userData');
+    const session = new Session({ userDataDir });
+    const seed = join(app.getAppPath(), 'resources', 'demo-case.json');
+    const casePath = process.env.ERWB_CASE ?? (await ensureDemoCase(seed, userDataDir));
+    session.open(casePath);
+    registerIpc(session, () => mainWindow);
+    Menu.setApplicationMenu(buildMenu(session, () => mainWindow));
+    mainWindow = createWindow();
+    app.on('window-all-closed', () => {
+      session.close();
+      app.quit();
+    });
+  });
+}

@@ -1,0 +1,38 @@
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { StatusBar } from './components/StatusBar';
+import { NavBar } from './components/NavBar';
+import { useWorkbench } from './state/store';
+import { selectView } from './state/selectors';
+import { CasesView } from './views/Cases/CasesView';
+import { AuditView } from './views/Audit/AuditView';
+import { NotBuiltYet } from './components/NotBuiltYet';
+import type { View } from './state/navSlice';
+
+const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
+  cases: CasesView,
+  graph: () => <NotBuiltYet title="Graph" issue="the claim–evidence graph" />,
+  evidence: () => <NotBuiltYet title="Evidence" issue="evidence browsing" />,
+  disputes: () => <NotBuiltYet title="Disputes" issue="the dispute queue" />,
+  quarantine: () => <NotBuiltYet title="Quarantine" issue="quarantine review" />,
+  remediations: () => <NotBuiltYet title="Remediations" issue="revocation and remediation (issue 5)" />,
+  audit: AuditView,
+};
+
+export function App() {
+  const view = useWorkbench(selectView);
+  const { refreshAll } = useWorkbench(useShallow((s) => ({ refreshAll: s.refreshAll })));
+  useEffect(() => {
+    void refreshAll();
+  }, [refreshAll]);
+  const Current = VIEW_COMPONENTS[view];
+  return (
+    <div className="app">
+      <NavBar />
+      <main className="main" data-testid={`view-${view}`}>
+        <Current />
+      </main>
+      <StatusBar />
+    </div>
+  );
+}

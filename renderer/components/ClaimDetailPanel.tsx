@@ -1,0 +1,104 @@
+import type { RevisionSummary } from '../../shared/domain/schemas';
+import type { ClaimDetail } from '../../shared/ipc/channels/claims';
+import { RelationTag, StateBadge, StatusBadge } from './Badges';
+
+/**
+ * One claim: statement, derived status with the service's reasons, policy, missing kinds and its
+ * bindings to exact revisions. Status is derived from usable evidence; nothing here counts votes.
+ */
+export function ClaimDetailPanel({
+  claim,
+  evidence,
+  onSelectRevision,
+  testId,
+}: {
+  claim: ClaimDetail;
+  evidence: readonly RevisionSummary[];
+  onSelectRevision: (revisionId: string) => void;
+  testId: string;
+}) {
+  const stateOf = new Map(evidence.map((r) => [r.revisionId, r]));
+  return (
+    <article className="detail" data-testid={testId}>
+      <header className="detail-head">
+        <div className="row wrap">
+          <StatusBadge status={claim.status} testId={`${testId}-status`} />
+          <code>{claim.claimId}</code>
+          <span className="muted small">
+            generation {claim.generation} · by {claim.author} · {claim.tenant} · {claim.classification}
+          </span>
+        </div>
+        <h2 data-testid={`${testId}-statement`}>{claim.statement}</h2>
+      </header>
+      <div className="counts-row" data-testid={`${testId}-counts`}>
+        <div className="count-box">
+          <span className="muted small">Support |I_c| / |E_c|</span>
+          <b>
+            {claim.support.independent} / {claim.support.all}
+          </b>
+        </div>
+        <div className="count-box">
+          <span className="muted small">Refutation independent / all</span>
+          <b>
+            {claim.refute.independent} / {claim.refute.all}
+          </b>
+        </div>
+        <div className="count-box">
+          <span className="muted small">Policy</span>
+          <span>
+            ≥ {claim.policy.minIndependentSources} independent
+            {claim.policy.requiredKinds.length > 0 && `, needs ${claim.policy.requiredKinds.join(', ')}`}
+            {claim.policy.quorumSize !== null && `, quorum of ${claim.policy.quorumSize}`}
+          </span>
+        </div>
+      </div>
+      <h3>Why this status</h3>
+      <ul className="reasons" data-testid={`${testId}-reasons`}>
+        {claim.reasons.map((r, i) => (
+          <li key={i}>{r}</li>
+        ))}
+        {claim.unresolvedReason && <li>Reviewer: {claim.unresolvedReason}</li>}
+      </ul>
+      {claim.missingKinds.length > 0 && (
+        <p className="warn-text" data-testid={`${testId}-missing`}>
+          Missing required evidence kind: {claim.missingKinds.join(', ')}. This claim needs review and is never approved automatically.
+        </p>
+      )}
+      {claim.scope.length > 0 && <p className="muted small">Scope: {claim.scope.join(', ')}</p>}
+      <h3>Bindings (generation {claim.generation})</h3>
+      <table className="table dense" data-testid={`${testId}-bindings`}>
+        <thead>
+          <tr>
+            <th>revision</th>
+            <th>relation · role</th>
+            <th>rationale</th>
+          </tr>
+        </thead>
+        <tbody>
+          {claim.bindings.map((b) => {
+            const r = stateOf.get(b.revisionId);
+            return (
+              <tr key={b.bindingId}>
+                <td className="nowrap">
+                  <button type="button" className="link mono" data-testid={`${testId}-open-${b.revisionId}`} onClick={() => onSelectRevision(b.revisionId)}>
+                    {b.revisionId}
+                  </button>
+                  {r && (
+                    <div>
+                      <StateBadge state={r.state} /> <span className="muted small">{r.kind}</span>
+                    </div>
+                  )}
+                </td>
+                <td className="nowrap">
+                  <RelationTag relation={b.relation} />
+                  <div className="muted small">{b.role}</div>
+                </td>
+                <td className="wrap">{b.rationale || <span className="muted">—</span>}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </article>
+  );
+}

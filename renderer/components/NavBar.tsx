@@ -1,0 +1,34 @@
+import { useShallow } from 'zustand/react/shallow';
+import { useWorkbench } from '../state/store';
+import type { View } from '../state/navSlice';
+
+const ITEMS: { view: View; label: string }[] = [
+  { view: 'cases', label: 'Cases' },
+  { view: 'graph', label: 'Graph' },
+  { view: 'evidence', label: 'Evidence' },
+  { view: 'disputes', label: 'Disputes' },
+  { view: 'quarantine', label: 'Quarantine' },
+  { view: 'remediations', label: 'Remediations' },
+  { view: 'audit', label: 'Audit' },
+];
+
+export function NavBar() {
+  const { view, setView } = useWorkbench(useShallow((s) => ({ view: s.view, setView: s.setView })));
+  return (
+    <nav className="nav" aria-label="Workbench views">
+      <div className="brand">Evidence Review<br />Workbench</div>
+      {ITEMS.map((item) => (
+        <button
+          key={item.view}
+          type="button"
+          className={item.view === view ? 'nav-item active' : 'nav-item'}
+          aria-current={item.view === view ? 'page' : undefined}
+          data-testid={`nav-${item.view}`}
+          onClick={() => setView(item.view)}
+        >
+          {item.label}
+        </button>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,51 @@
+import type { RevisionDetail, RevisionSummary } from '../../shared/domain/schemas';
+import { StateBadge, StrengthTag } from './Badges';
+import { InertText } from './InertText';
+import { Lineage } from './Lineage';
+import { TransitionForm } from './TransitionForm';
+import { TransitionHistory } from './TransitionHistory';
+import { ValidityFacts } from './ValidityFacts';
+
+/**
+ * One evidence revision in full: validity context, inert content and its hash, lineage, lifecycle
+ * history and the lifecycle move form. Shared by the Evidence and Graph views.
+ */
+export function RevisionDetailPanel({
+  detail,
+  evidence,
+  onSelectRevision,
+  testId,
+}: {
+  detail: RevisionDetail;
+  evidence: readonly RevisionSummary[];
+  onSelectRevision: (revisionId: string) => void;
+  testId: string;
+}) {
+  return (
+    <article className="detail" data-testid={testId}>
+      <header className="detail-head">
+        <div className="row wrap">
+          <StateBadge state={detail.state} testId={`${testId}-state`} />
+          <code data-testid={`${testId}-id`}>{detail.revisionId}</code>
+          <span className="tag">{detail.kind}</span>
+          <StrengthTag kind={detail.kind} />
+        </div>
+        <h2 data-testid={`${testId}-title`}>{detail.title}</h2>
+      </header>
+      <ValidityFacts detail={detail} testId={`${testId}-context`} />
+      <h3>
+        Content <span className="muted small">(shown as inert text: evidence is data, never instructions)</span>
+      </h3>
+      <InertText content={detail.content} testId={`${testId}-content`} />
+      <p className="hash">
+        SHA-256 <code data-testid={`${testId}-sha`}>{detail.contentSha256}</code>
+      </p>
+      <h3>Lineage</h3>
+      <Lineage detail={detail} evidence={evidence} onSelect={onSelectRevision} testId={`${testId}-lineage`} />
+      <h3>Lifecycle history</h3>
+      <TransitionHistory transitions={detail.transitions} testId={`${testId}-history`} />
+      <h3>Lifecycle move</h3>
+      <TransitionForm key={detail.revisionId} revisionId={detail.revisionId} state={detail.state} testId={`${testId}-transition`} />
+    </article>
+  );
+}

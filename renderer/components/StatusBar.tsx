@@ -1,0 +1,23 @@
+import { useShallow } from 'zustand/react/shallow';
+import { transport } from '../bridge';
+import { useWorkbench } from '../state/store';
+
+export function StatusBar() {
+  const { caseInfo, chain, caseError } = useWorkbench(
+    useShallow((s) => ({ caseInfo: s.caseInfo, chain: s.chain, caseError: s.caseError })),
+  );
+  return (
+    <footer className="status" data-testid="status-bar">
+      <span data-testid="status-case">{caseInfo ? `Case: ${caseInfo.name}` : caseError ? `No case: ${caseError}` : 'Loading…'}</span>
+      {caseInfo && <span data-testid="status-actor">Acting as {caseInfo.actor.displayName} ({caseInfo.actor.role})</span>}
+      {chain && (
+        <span data-testid="status-chain" className={chain.ok ? 'ok' : 'bad'}>
+          Audit chain {chain.ok ? `verified (${chain.length})` : `BROKEN at seq ${chain.firstBroken?.seq}`}
+        </span>
+      )}
+      <span data-testid="status-transport" className="transport">
+        {transport === 'electron' ? 'Desktop (Electron IPC)' : 'Browser mode (loopback 127.0.0.1)'}
+      </span>
+    </footer>
+  );
+}

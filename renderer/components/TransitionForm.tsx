@@ -1,0 +1,138 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { LifecycleState } from '../../shared/domain/enums';
+import { allowedNext } from '../../shared/domain/lifecycle';
+import type { ActionError } from '../state/slice';
+import { selectActions } from '../state/selectors';
+import { useWorkbench } from '../state/store';
+import { ErrorNotice } from './ErrorNotice';
+
+interface Props {
+  revisionId: string;
+  state: LifecycleState;
+  testId: string;
+  /** 'buttons' shows one button per move (quarantine review); 'select' a picker (general use). */
+  presentation?: 'select' | 'buttons';
+  /** Button captions for the 'buttons' presentation, e.g. "Release" for QUARANTINED → CANDIDATE. */
+  labels?: Partial<Record<LifecycleState, string>>;
+  /** Called after a recorded move, for views where the revision then leaves the screen. */
+  onDone?: (message: string, to: LifecycleState) => void;
+}
+
+/**
+ * A lifecycle move with its reason. Only the moves the lifecycle table allows are offered; the
+ * service still decides (role, concurrent change, empty reason) and its refusal is shown verbatim.
+ */
+export function TransitionForm({ revisionId, state, testId, presentation = 'select', labels = {}, onDone }: Props) {
+  const { transitionRevision } = useWorkbench(useShallow(selectActions));
+  const moves = allowedNext(state);
+  const [picked, setPicked] = useState<LifecycleState | ''>(moves[0] ?? '');
+  // After a move the revision has a new state; a pick that is no longer allowed falls back.
+  const to = picked && moves.includes(picked) ? picked : (moves[0] ?? '');
+  const [reason, setReason] = useState('');
+  const [supportingRef, setSupportingRef] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ActionError | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const doneNote = done && (
+    <p className="ok" role="status" data-testid={`${testId}-done`}>
+      {done}
+    </p>
+  );
+
+  if (moves.length === 0) {
+    return (
+      <div>
+        {doneNote}
+        <p className="muted" data-testid={`${testId}-terminal`}>
+          {state} is terminal: no further lifecycle moves exist for this revision.
+        </p>
+      </div>
+    );
+  }
+
+  const submit = async (target: LifecycleState | '') => {
+    if (!target) return;
+    setBusy(true);
+    setDone(null);
+    // The reason is sent as typed, even empty: the service's own validation is the rule, and its
+    // message (with the field path) is what the analyst should see.
+    const refused = await transitionRevision({
+      revisionId,
+      to: target,
+      reason,
+      ...(supportingRef.trim() ? { supportingRef: supportingRef.trim() } : {}),
+    });
+    setBusy(false);
+    setError(refused);
+    if (!refused) {
+      const message = `${revisionId}: ${state} → ${target} recorded.`;
+      setDone(message);
+      onDone?.(message, target);
+      setReason('');
+      setSupportingRef('');
+    }
+  };
+
+  return (
+    <form
+      className="transition-form"
+      data-testid={testId}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit(to);
+      }}
+    >
+      {presentation === 'select' && (
+        <label className="field inline">
+          Move to
+          <select data-testid={`${testId}-to`} value={to} onChange={(e) => setPicked(e.target.value as LifecycleState)}>
+            {moves.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <label className="field wide">
+        Reason <span className="required">(required, recorded in the audit chain)</span>
+        <textarea
+          data-testid={`${testId}-reason`}
+          aria-required="true"
+          rows={2}
+          value={reason}
+          placeholder="Why this move is justified"
+          onChange={(e) => setReason(e.target.value)}
+        />
+      </label>
+      <label className="field wide">
+        Supporting reference <span className="muted">(optional: ticket, revision id)</span>
+        <input data-testid={`${testId}-ref`} value={supportingRef} onChange={(e) => setSupportingRef(e.target.value)} />
+      </label>
+      <div className="row">
+        {presentation === 'select' ? (
+          <button type="submit" data-testid={`${testId}-submit`} disabled={busy}>
+            Record transition
+          </button>
+        ) : (
+          moves.map((m) => (
+            <button
+              key={m}
+              type="button"
+              className={m === 'REVOKED' ? 'danger' : undefined}
+              data-testid={`${testId}-${m.toLowerCase()}`}
+              disabled={busy}
+              onClick={() => void submit(m)}
+            >
+              {labels[m] ?? `Move to ${m}`}
+            </button>
+          ))
+        )}
+      </div>
+      {error && <ErrorNotice error={error} testId={`${testId}-error`} />}
+      {doneNote}
+    </form>
+  );
+}

@@ -1,0 +1,48 @@
+import type { ActorView } from '../../shared/domain/schemas';
+import type { CaseInfo } from '../../shared/ipc/channels/case';
+import { call } from '../bridge';
+import { messageOf, type Slice } from './slice';
+
+export interface CaseSlice {
+  caseInfo: CaseInfo | null;
+  actors: ActorView[];
+  recent: { path: string; name: string; openedAt: string }[];
+  caseError: string | null;
+  loadCase: () => Promise<void>;
+  openCase: (path: string) => Promise<void>;
+  selectActor: (actorId: string) => Promise<void>;
+  /** Reloads everything a change of case or actor can affect (ACL changes what is visible). */
+  refreshAll: () => Promise<void>;
+}
+
+export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
+  caseInfo: null,
+  actors: [],
+  recent: [],
+  caseError: null,
+  loadCase: async () => {
+    try {
+      const [caseInfo, actors, recent] = await Promise.all([call('case:info', {}), call('actor:list', {}), call('case:recent', {})]);
+      set({ caseInfo, actors, recent: recent.cases, caseError: null });
+    } catch (err) {
+      set({ caseInfo: null, caseError: messageOf(err) });
+    }
+  },
+  openCase: async (path) => {
+    try {
+      await call('case:open', { path });
+      set({ caseError: null });
+      await get().refreshAll();
+    } catch (err) {
+      set({ caseError: messageOf(err) });
+    }
+  },
+  selectActor: async (actorId) => {
+    await call('actor:select', { actorId });
+    await get().refreshAll();
+  },
+  refreshAll: async () => {
+    await get().loadCase();
+    await Promise.all([get().loadEvidence(), get().loadClaims(), get().loadAudit()]);
+  },
+});

@@ -1,0 +1,84 @@
+import type { EvidenceKind, LifecycleState } from '../../shared/domain/enums';
+import type { RevisionDetail, RevisionSummary } from '../../shared/domain/schemas';
+import type { RequestOf } from '../../shared/ipc/contract';
+import { call } from '../bridge';
+import { actionErrorOf, messageOf, type ActionError, type Slice } from './slice';
+
+export interface EvidenceFilter {
+  state: LifecycleState | 'ALL';
+  kind: EvidenceKind | 'ALL';
+  /** Case-insensitive match on revision id, title, source type and producer. */
+  text: string;
+}
+
+export interface EvidenceSlice {
+  evidence: RevisionSummary[];
+  /** Full revisions (content, context, history) fetched on demand, keyed by revision id. */
+  revisionDetails: Record<string, RevisionDetail>;
+  evidenceError: string | null;
+  evidenceFilter: EvidenceFilter;
+  loadEvidence: () => Promise<void>;
+  /** Fetches the detail of each listed revision that is not cached yet. */
+  ensureRevisionDetails: (revisionIds: readonly string[]) => Promise<void>;
+  setEvidenceFilter: (patch: Partial<EvidenceFilter>) => void;
+  /** Asks the service for a lifecycle move; on success everything it can affect is reloaded. */
+  transitionRevision: (request: RequestOf<'evidence:transition'>) => Promise<ActionError | null>;
+}
+
+const PAGE = 200;
+
+// Requests in flight, so several views asking for the same revision at once cost one call.
+const inFlight = new Set<string>();
+
+export const createEvidenceSlice: Slice<EvidenceSlice> = (set, get) => ({
+  evidence: [],
+  revisionDetails: {},
+  evidenceError: null,
+  evidenceFilter: { state: 'ALL', kind: 'ALL', text: '' },
+  loadEvidence: async () => {
+    try {
+      const items: RevisionSummary[] = [];
+      let after: string | undefined;
+      // A case holds at most a few thousand revisions in the UI; page through them all.
+      for (let i = 0; i < 50; i++) {
+        const page = await call('evidence:list', { limit: PAGE, ...(after ? { after } : {}) });
+        items.push(...page.items);
+        if (!page.nextCursor) break;
+        after = page.nextCursor;
+      }
+      // Cached details may be stale (state, history) or no longer visible (another actor's
+      // clearance): refetch the ones still listed and drop the rest.
+      const visible = new Set(items.map((r) => r.revisionId));
+      const cached = Object.keys(get().revisionDetails).filter((id) => visible.has(id));
+      const details = await Promise.all(cached.map((revisionId) => call('evidence:get', { revisionId })));
+      set({ evidence: items, revisionDetails: Object.fromEntries(details.map((d) => [d.revisionId, d])), evidenceError: null });
+    } catch (err) {
+      set({ evidenceError: messageOf(err) });
+    }
+  },
+  ensureRevisionDetails: async (revisionIds) => {
+    const missing = [...new Set(revisionIds)].filter((id) => !get().revisionDetails[id] && !inFlight.has(id));
+    if (missing.length === 0) return;
+    missing.forEach((id) => inFlight.add(id));
+    // One unreadable revision must not hide the others, so settle each call on its own.
+    const settled = await Promise.allSettled(missing.map((revisionId) => call('evidence:get', { revisionId })));
+    missing.forEach((id) => inFlight.delete(id));
+    const details = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    set((s) => ({
+      revisionDetails: { ...s.revisionDetails, ...Object.fromEntries(details.map((d) => [d.revisionId, d])) },
+      ...(failure ? { evidenceError: messageOf(failure.reason) } : {}),
+    }));
+  },
+  setEvidenceFilter: (patch) => set((s) => ({ evidenceFilter: { ...s.evidenceFilter, ...patch } })),
+  transitionRevision: async (request) => {
+    try {
+      await call('evidence:transition', request);
+    } catch (err) {
+      return actionErrorOf(err);
+    }
+    // A lifecycle move changes claim statuses, queues and the audit chain, not just this row.
+    await get().refreshAll();
+    return null;
+  },
+});

@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { useWorkbench } from '../../state/store';
+
+export function CasesView() {
+  const { caseInfo, actors, recent, caseError, openCase, selectActor } = useWorkbench(
+    useShallow((s) => ({
+      caseInfo: s.caseInfo,
+      actors: s.actors,
+      recent: s.recent,
+      caseError: s.caseError,
+      openCase: s.openCase,
+      selectActor: s.selectActor,
+    })),
+  );
+  const [path, setPath] = useState('');
+  return (
+    <div className="stack">
+      {caseInfo && (
+        <section className="panel" data-testid="case-summary">
+          <h1 data-testid="case-name">{caseInfo.name}</h1>
+          <p className="lead">{caseInfo.description}</p>
+          <dl className="facts">
+            <dt>Claims</dt>
+            <dd data-testid="case-claim-count">{caseInfo.claimCount}</dd>
+            <dt>Evidence revisions visible to you</dt>
+            <dd data-testid="case-evidence-count">{caseInfo.evidenceCount}</dd>
+            <dt>Case file</dt>
+            <dd className="mono">{caseInfo.path}</dd>
+            <dt>Schema</dt>
+            <dd>{caseInfo.schemaVersion}</dd>
+          </dl>
+          <label className="field">
+            Acting reviewer
+            <select
+              data-testid="actor-select"
+              value={caseInfo.actor.actorId}
+              onChange={(e) => void selectActor(e.target.value)}
+            >
+              {actors.map((a) => (
+                <option key={a.actorId} value={a.actorId}>
+                  {a.displayName} · {a.role} · up to {a.maxClassification}
+                </option>
+              ))}
+            </select>
+          </label>
+        </section>
+      )}
+      <section className="panel">
+        <h2>Open a case file</h2>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void openCase(path);
+          }}
+        >
+          <input
+            data-testid="open-path"
+            className="grow mono"
+            placeholder="/path/to/case.case.sqlite"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+          />
+          <button type="submit" data-testid="open-submit">Open</button>
+        </form>
+        {caseError && (
+          <p role="alert" className="error" data-testid="case-error">
+            {caseError}
+          </p>
+        )}
+        <h3>Recent cases</h3>
+        <ul className="plain">
+          {recent.map((r) => (
+            <li key={r.path}>
+              <button type="button" className="link" onClick={() => void openCase(r.path)}>
+                {r.name}
+              </button>{' '}
+              <span className="muted mono">{r.path}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}

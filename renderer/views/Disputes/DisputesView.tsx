@@ -1,0 +1,86 @@
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { StateBadge, StatusBadge } from '../../components/Badges';
+import { selectActions } from '../../state/selectors';
+import { useWorkbench } from '../../state/store';
+import { ClaimDispute } from './ClaimDispute';
+import { currentEntry, disputeQueue } from './disputeQueue';
+import { RevisionDispute } from './RevisionDispute';
+
+export function DisputesView() {
+  const { claims, claimDetails, evidence, details, selected, actor } = useWorkbench(
+    useShallow((s) => ({
+      claims: s.claims,
+      claimDetails: s.claimDetails,
+      evidence: s.evidence,
+      details: s.revisionDetails,
+      selected: s.selectedDispute,
+      actor: s.caseInfo?.actor ?? null,
+    })),
+  );
+  const { selectDispute, ensureRevisionDetails, selectRevision, setView } = useWorkbench(useShallow(selectActions));
+  const queue = useMemo(() => disputeQueue(claims, evidence), [claims, evidence]);
+  const entry = currentEntry(queue, selected);
+  const allClaimDetails = useMemo(() => claims.flatMap((c) => (claimDetails[c.claimId] ? [claimDetails[c.claimId]!] : [])), [claims, claimDetails]);
+  const openInEvidence = (revisionId: string) => {
+    selectRevision(revisionId);
+    setView('evidence');
+  };
+
+  return (
+    <div className="queue-layout">
+      <section className="panel queue-pane">
+        <h1>Disputes</h1>
+        <p className="muted small">MIXED claims and DISPUTED revisions. Each needs a reasoned outcome, not a count.</p>
+        <ul className="plain queue" data-testid="dispute-queue">
+          {queue.map((e) => (
+            <li key={e.key}>
+              <button
+                type="button"
+                className={`list-button${entry?.key === e.key ? ' active' : ''}`}
+                aria-current={entry?.key === e.key ? 'true' : undefined}
+                data-testid={`dispute-entry-${e.key}`}
+                onClick={() => selectDispute(e.key)}
+              >
+                {e.kind === 'claim' ? (
+                  <>
+                    <StatusBadge status={e.claim.status} /> <code className="small">{e.claim.claimId}</code>
+                    <span className="queue-text">{e.claim.statement}</span>
+                  </>
+                ) : (
+                  <>
+                    <StateBadge state={e.revision.state} /> <code className="small">{e.revision.revisionId}</code>
+                    <span className="queue-text">{e.revision.title}</span>
+                  </>
+                )}
+              </button>
+            </li>
+          ))}
+        </ul>
+        {queue.length === 0 && (
+          <p className="muted" data-testid="dispute-empty">
+            Nothing in dispute: no claim is MIXED and no revision is DISPUTED.
+          </p>
+        )}
+      </section>
+      <div className="queue-detail">
+        {entry?.kind === 'claim' &&
+          (claimDetails[entry.claim.claimId] ? (
+            <ClaimDispute claim={claimDetails[entry.claim.claimId]!} details={details} actor={actor} ensureDetails={ensureRevisionDetails} onOpen={openInEvidence} />
+          ) : (
+            <p className="muted">Loading {entry.claim.claimId}…</p>
+          ))}
+        {entry?.kind === 'revision' && (
+          <RevisionDispute
+            revision={entry.revision}
+            details={details}
+            claims={allClaimDetails}
+            actor={actor}
+            ensureDetails={ensureRevisionDetails}
+            onOpen={openInEvidence}
+          />
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import type { RevisionSummary } from '../../../shared/domain/schemas';
+import { StateBadge } from '../../components/Badges';
+import { formatTime } from '../../components/format';
+
+export function EvidenceTable({
+  rows,
+  selectedId,
+  onSelect,
+}: {
+  rows: readonly RevisionSummary[];
+  selectedId: string | null;
+  onSelect: (revisionId: string) => void;
+}) {
+  return (
+    <table className="table selectable dense" data-testid="evidence-table">
+      <thead>
+        <tr>
+          <th>state</th>
+          <th>revision · title</th>
+          <th>kind</th>
+          <th>source · producer</th>
+          <th>observed (UTC)</th>
+          <th>tenant · class</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr
+            key={r.revisionId}
+            data-testid={`evidence-row-${r.revisionId}`}
+            aria-selected={r.revisionId === selectedId}
+            className={r.revisionId === selectedId ? 'selected' : undefined}
+            tabIndex={0}
+            onClick={() => onSelect(r.revisionId)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' || e.key === ' ') {
+                e.preventDefault();
+                onSelect(r.revisionId);
+              }
+            }}
+          >
+            <td>
+              <StateBadge state={r.state} testId={`evidence-row-state-${r.revisionId}`} />
+            </td>
+            <td className="wrap">
+              <code className="small">{r.revisionId}</code>
+              <div>{r.title}</div>
+            </td>
+            <td>{r.kind}</td>
+            <td>
+              {r.sourceType}
+              <div className="muted small">{r.producer}</div>
+            </td>
+            <td className="mono nowrap">{formatTime(r.observedAt)}</td>
+            <td className="nowrap">
+              {r.tenant} · <span className={`class-${r.classification}`}>{r.classification}</span>
+            </td>
+          </tr>
+        ))}
+        {rows.length === 0 && (
+          <tr>
+            <td colSpan={6} className="muted" data-testid="evidence-empty">
+              No visible revision matches these filters.
+            </td>
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
+}

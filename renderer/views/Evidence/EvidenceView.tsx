@@ -1,0 +1,58 @@
+import { useEffect, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { RevisionDetailPanel } from '../../components/RevisionDetailPanel';
+import { selectActions } from '../../state/selectors';
+import { useWorkbench } from '../../state/store';
+import { EvidenceFilters } from './EvidenceFilters';
+import { EvidenceTable } from './EvidenceTable';
+import { filterEvidence } from './filter';
+
+export function EvidenceView() {
+  const { evidence, filter, selectedId, details, evidenceError } = useWorkbench(
+    useShallow((s) => ({
+      evidence: s.evidence,
+      filter: s.evidenceFilter,
+      selectedId: s.selectedRevisionId,
+      details: s.revisionDetails,
+      evidenceError: s.evidenceError,
+    })),
+  );
+  const { selectRevision, setEvidenceFilter, ensureRevisionDetails } = useWorkbench(useShallow(selectActions));
+  const rows = useMemo(() => filterEvidence(evidence, filter), [evidence, filter]);
+  const detail = selectedId ? details[selectedId] : undefined;
+
+  useEffect(() => {
+    if (selectedId) void ensureRevisionDetails([selectedId]);
+  }, [selectedId, ensureRevisionDetails]);
+
+  return (
+    <div className="split">
+      <section className="panel list-pane">
+        <div className="row spread">
+          <h1>Evidence</h1>
+          <span className="muted" data-testid="evidence-count">
+            {rows.length} of {evidence.length} visible revisions
+          </span>
+        </div>
+        <EvidenceFilters evidence={evidence} filter={filter} onChange={setEvidenceFilter} />
+        {evidenceError && (
+          <p className="error" role="alert" data-testid="evidence-error">
+            {evidenceError}
+          </p>
+        )}
+        <div className="scroll">
+          <EvidenceTable rows={rows} selectedId={selectedId} onSelect={selectRevision} />
+        </div>
+      </section>
+      <section className="panel detail-pane">
+        {detail ? (
+          <RevisionDetailPanel detail={detail} evidence={evidence} onSelectRevision={selectRevision} testId="evidence-detail" />
+        ) : (
+          <p className="muted" data-testid="evidence-detail-empty">
+            {selectedId ? `Loading ${selectedId}…` : 'Select a revision to inspect its context, content and history.'}
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}

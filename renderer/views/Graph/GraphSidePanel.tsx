@@ -1,0 +1,61 @@
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { StatusBadge } from '../../components/Badges';
+import { ClaimDetailPanel } from '../../components/ClaimDetailPanel';
+import { RevisionDetailPanel } from '../../components/RevisionDetailPanel';
+import { selectActions } from '../../state/selectors';
+import { useWorkbench } from '../../state/store';
+
+/** Details of the selected graph node; with nothing selected, the claims as a keyboard-reachable list. */
+export function GraphSidePanel() {
+  const { claims, claimDetails, evidence, details, selection } = useWorkbench(
+    useShallow((s) => ({
+      claims: s.claims,
+      claimDetails: s.claimDetails,
+      evidence: s.evidence,
+      details: s.revisionDetails,
+      selection: s.graphSelection,
+    })),
+  );
+  const { selectGraphNode, ensureRevisionDetails } = useWorkbench(useShallow(selectActions));
+  const selectRevision = (id: string) => selectGraphNode({ kind: 'revision', id });
+
+  useEffect(() => {
+    if (selection?.kind === 'revision') void ensureRevisionDetails([selection.id]);
+  }, [selection, ensureRevisionDetails]);
+
+  let body: React.JSX.Element;
+  if (selection?.kind === 'claim' && claimDetails[selection.id]) {
+    body = <ClaimDetailPanel claim={claimDetails[selection.id]!} evidence={evidence} onSelectRevision={selectRevision} testId="graph-claim-detail" />;
+  } else if (selection?.kind === 'revision' && details[selection.id]) {
+    body = <RevisionDetailPanel detail={details[selection.id]!} evidence={evidence} onSelectRevision={selectRevision} testId="graph-revision-detail" />;
+  } else if (selection) {
+    body = <p className="muted">Loading {selection.id}…</p>;
+  } else {
+    body = (
+      <>
+        <h2>Claims</h2>
+        <p className="muted small">Select a claim or an evidence revision in the graph, or pick a claim here.</p>
+        <ul className="plain claim-list">
+          {claims.map((c) => (
+            <li key={c.claimId}>
+              <button type="button" className="list-button" data-testid={`graph-pick-claim-${c.claimId}`} onClick={() => selectGraphNode({ kind: 'claim', id: c.claimId })}>
+                <StatusBadge status={c.status} /> <span>{c.statement}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+  return (
+    <section className="panel detail-pane" data-testid="graph-side">
+      {selection && (
+        <button type="button" className="link small back" data-testid="graph-clear-selection" onClick={() => selectGraphNode(null)}>
+          ← all claims
+        </button>
+      )}
+      {body}
+    </section>
+  );
+}

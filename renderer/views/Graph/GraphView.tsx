@@ -1,0 +1,92 @@
+import '@xyflow/react/dist/style.css';
+import { Background, ReactFlow, ReactFlowProvider, useReactFlow, type NodeMouseHandler } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { selectActions } from '../../state/selectors';
+import { useWorkbench } from '../../state/store';
+import { GraphSidePanel } from './GraphSidePanel';
+import { GraphLegend, GraphToolbar } from './GraphToolbar';
+import { edgeTypes, nodeTypes, RelationMarkers } from './nodes';
+import { LAYOUT, toFlow, type WorkbenchFlowNode } from './toFlow';
+
+const MARGIN = 24;
+
+export function GraphView() {
+  return (
+    <ReactFlowProvider>
+      <GraphCanvas />
+    </ReactFlowProvider>
+  );
+}
+
+function GraphCanvas() {
+  const { claims, claimDetails, evidence, showUnbound, selection } = useWorkbench(
+    useShallow((s) => ({
+      claims: s.claims,
+      claimDetails: s.claimDetails,
+      evidence: s.evidence,
+      showUnbound: s.showUnboundEvidence,
+      selection: s.graphSelection,
+    })),
+  );
+  const { selectGraphNode, setShowUnboundEvidence } = useWorkbench(useShallow(selectActions));
+  const flow = useReactFlow();
+  const canvas = useRef<HTMLDivElement>(null);
+
+  // claim:list gives the order; claim:get the bindings. A claim whose detail is not loaded yet waits.
+  const details = useMemo(() => claims.flatMap((c) => (claimDetails[c.claimId] ? [claimDetails[c.claimId]!] : [])), [claims, claimDetails]);
+  const { nodes, edges, undrawnBindings } = useMemo(
+    () => toFlow({ claims: details, evidence, showUnbound, selection }),
+    [details, evidence, showUnbound, selection],
+  );
+
+  // Fit the layout's width and start at the top: fitting everything at once would shrink the text
+  // of a real case below reading size, while claims stacked downwards pan naturally.
+  const fitWidth = useCallback(() => {
+    const width = canvas.current?.clientWidth ?? 800;
+    const contentWidth = (showUnbound ? LAYOUT.unboundX : LAYOUT.evidenceX) + LAYOUT.evidenceWidth + 2 * MARGIN;
+    const zoom = Math.min(1, Math.max(0.3, width / contentWidth));
+    void flow.setViewport({ x: MARGIN * zoom, y: MARGIN, zoom });
+  }, [flow, showUnbound]);
+
+  const nodeCount = nodes.length;
+  useEffect(() => {
+    if (nodeCount > 0) fitWidth();
+  }, [nodeCount, fitWidth]);
+
+  const onNodeClick: NodeMouseHandler<WorkbenchFlowNode> = useCallback(
+    (_event, node) => {
+      if (node.type === 'claim') selectGraphNode({ kind: 'claim', id: node.data.claimId });
+      else if (node.type === 'evidence') selectGraphNode({ kind: 'revision', id: node.data.revisionId });
+    },
+    [selectGraphNode],
+  );
+
+  return (
+    <div className="graph-layout fill">
+      <div className="panel graph-canvas" ref={canvas} data-testid="graph-canvas">
+        <RelationMarkers />
+        <ReactFlow<WorkbenchFlowNode>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodeClick={onNodeClick}
+          onPaneClick={() => selectGraphNode(null)}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          edgesFocusable={false}
+          minZoom={0.2}
+          maxZoom={1.75}
+          // Offline tool: the attribution is a link to the internet the window cannot open anyway.
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background gap={24} size={1} color="#d9dde3" />
+          <GraphToolbar showUnbound={showUnbound} onShowUnbound={setShowUnboundEvidence} onFitWidth={fitWidth} undrawnBindings={undrawnBindings} />
+          <GraphLegend />
+        </ReactFlow>
+      </div>
+      <GraphSidePanel />
+    </div>
+  );
+}

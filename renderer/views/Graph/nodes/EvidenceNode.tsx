@@ -1,0 +1,28 @@
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { memo } from 'react';
+import { StateBadge } from '../../../components/Badges';
+import type { EvidenceFlowNode } from '../toFlow';
+
+/** An exact evidence revision: lifecycle state, kind and how much its kind can carry. */
+export const EvidenceNode = memo(function EvidenceNode({ data, selected }: NodeProps<EvidenceFlowNode>) {
+  return (
+    <div
+      className={`flow-node evidence-node node-state-${data.state}${selected ? ' is-selected' : ''}${data.dimmed ? ' is-dimmed' : ''}`}
+      data-testid={`graph-node-rev-${data.revisionId}`}
+    >
+      <Handle type="source" position={Position.Left} isConnectable={false} />
+      <div className="row spread">
+        <code className="small">{data.revisionId}</code>
+        <StateBadge state={data.state} testId={`graph-rev-state-${data.revisionId}`} />
+      </div>
+      <div className="evidence-title" title={data.title}>
+        {data.title}
+      </div>
+      <div className="row small muted">
+        <span>{data.kind}</span>
+        <span className={`tag strength-${data.strength}`}>{data.strength.replace('_', ' ')}</span>
+        {data.claimCount > 1 && <span title="bound to several claims">× {data.claimCount} claims</span>}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import type { BindingRole, Relation } from '../../../shared/domain/enums';
+import type { BindingView, RevisionSummary } from '../../../shared/domain/schemas';
+import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
+import { LAYOUT, toFlow, type BindingFlowEdge, type ClaimFlowNode, type EvidenceFlowNode, type WorkbenchFlowNode } from './toFlow';
+
+let nextBinding = 1;
+const bind = (claimId: string, revisionId: string, relation: Relation, role: BindingRole): BindingView => ({
+  bindingId: nextBinding++,
+  claimId,
+  generation: 1,
+  revisionId,
+  relation,
+  role,
+  rationale: `${relation} by ${revisionId}`,
+  createdBy: 'omar.h',
+  createdAt: '2026-11-20T10:00:00.000Z',
+});
+
+const claim = (claimId: string, status: ClaimDetail['status'], bindings: BindingView[]): ClaimDetail => ({
+  claimId,
+  statement: `statement of ${claimId}`,
+  generation: 1,
+  status,
+  author: 'omar.h',
+  support: { all: 3, independent: 2 },
+  refute: { all: 1, independent: 1 },
+  scope: [],
+  policy: { minIndependentSources: 1, requiredKinds: [], quorumSize: null },
+  tenant: 'acme',
+  classification: 'internal',
+  unresolvedReason: null,
+  reasons: [],
+  missingKinds: status === 'INSUFFICIENT' ? ['log_record'] : [],
+  bindings,
+});
+
+const rev = (revisionId: string, over: Partial<RevisionSummary> = {}): RevisionSummary => ({
+  revisionId,
+  evidenceId: revisionId.split('@')[0]!,
+  revision: Number(revisionId.split('@')[1]),
+  title: `title of ${revisionId}`,
+  kind: 'telemetry',
+  state: 'VALIDATED',
+  tenant: 'acme',
+  classification: 'internal',
+  sourceType: 'edr',
+  producer: 'mde',
+  observedAt: '2026-11-20T03:24:00Z',
+  contentSha256: 'a'.repeat(64),
+  ...over,
+});
+
+const evidence = [
+  rev('ev-edr@1'),
+  rev('ev-inv@1', { kind: 'log_record' }),
+  rev('ev-note@1', { kind: 'analyst_note', state: 'CANDIDATE' }),
+  rev('ev-ti@1', { kind: 'threat_intel', state: 'QUARANTINED' }),
+];
+const claims = [
+  claim('cl-ps', 'MIXED', [
+    bind('cl-ps', 'ev-note@1', 'CONTEXT_ONLY', 'CONTEXT'),
+    bind('cl-ps', 'ev-inv@1', 'REFUTES', 'SUPPORTING'),
+    bind('cl-ps', 'ev-edr@1', 'FULL_SUPPORT', 'REQUIRED'),
+  ]),
+  claim('cl-exfil', 'INSUFFICIENT', [bind('cl-exfil', 'ev-edr@1', 'PARTIAL_SUPPORT', 'SUPPORTING'), bind('cl-exfil', 'ev-hidden@1', 'REFUTES', 'REQUIRED')]),
+];
+
+const byId = (nodes: WorkbenchFlowNode[], id: string) => nodes.find((n) => n.id === id);
+const ids = (nodes: WorkbenchFlowNode[]) => nodes.map((n) => n.id);
+
+describe('toFlow', () => {
+  const flow = toFlow({ claims, evidence, showUnbound: false, selection: null });
+
+  it('draws every claim with its status and |I_c| beside |E_c|', () => {
+    const ps = byId(flow.nodes, 'claim:cl-ps') as ClaimFlowNode;
+    expect(ps.type).toBe('claim');
+    expect(ps.data.status).toBe('MIXED');
+    expect(ps.data.support).toEqual({ all: 3, independent: 2 });
+    expect((byId(flow.nodes, 'claim:cl-exfil') as ClaimFlowNode).data.missingKinds).toEqual(['log_record']);
+  });
+
+  it('places claims in one column and each claim’s evidence in a band to its right, REQUIRED first', () => {
+    const claimsX = flow.nodes.filter((n) => n.type === 'claim').map((n) => n.position.x);
+    expect(new Set(claimsX)).toEqual(new Set([LAYOUT.claimX]));
+    const band = flow.nodes.filter((n) => n.type === 'evidence').map((n) => [n.id, n.position.x, n.position.y]);
+    const step = LAYOUT.evidenceHeight + LAYOUT.rowGap;
+    expect(band).toEqual([
+      ['rev:ev-edr@1', LAYOUT.evidenceX, 0],
+      ['rev:ev-inv@1', LAYOUT.evidenceX, step],
+      ['rev:ev-note@1', LAYOUT.evidenceX, 2 * step],
+    ]);
+    // The second claim's band starts below the first one's: bands never overlap.
+    const bandHeight = 3 * step - LAYOUT.rowGap;
+    expect(byId(flow.nodes, 'claim:cl-exfil')!.position.y).toBe(bandHeight + LAYOUT.bandGap);
+  });
+
+  it('draws a revision bound to two claims once, with an edge to each claim', () => {
+    expect(ids(flow.nodes).filter((id) => id === 'rev:ev-edr@1')).toHaveLength(1);
+    expect((byId(flow.nodes, 'rev:ev-edr@1') as EvidenceFlowNode).data.claimCount).toBe(2);
+    const targets = flow.edges.filter((e) => e.source === 'rev:ev-edr@1').map((e) => [e.target, e.data!.relation]);
+    expect(targets).toEqual([
+      ['claim:cl-ps', 'FULL_SUPPORT'],
+      ['claim:cl-exfil', 'PARTIAL_SUPPORT'],
+    ]);
+  });
+
+  it('types every edge by relation and role, evidence → claim', () => {
+    const refutes = flow.edges.find((e) => e.data!.revisionId === 'ev-inv@1') as BindingFlowEdge;
+    expect(refutes).toMatchObject({ type: 'binding', source: 'rev:ev-inv@1', target: 'claim:cl-ps' });
+    expect(refutes.data).toMatchObject({ relation: 'REFUTES', role: 'SUPPORTING', claimId: 'cl-ps' });
+  });
+
+  it('never draws an edge to a revision that is not in the evidence list, and counts it', () => {
+    const nodeIds = new Set(ids(flow.nodes));
+    for (const e of flow.edges) {
+      expect(nodeIds.has(e.source)).toBe(true);
+      expect(nodeIds.has(e.target)).toBe(true);
+    }
+    expect(flow.undrawnBindings).toBe(1);
+  });
+
+  it('shows evidence bound to no claim only on request, in its own lane', () => {
+    expect(byId(flow.nodes, 'rev:ev-ti@1')).toBeUndefined();
+    const withUnbound = toFlow({ claims, evidence, showUnbound: true, selection: null });
+    expect(byId(withUnbound.nodes, 'lane:unbound')).toBeDefined();
+    const ti = byId(withUnbound.nodes, 'rev:ev-ti@1') as EvidenceFlowNode;
+    expect(ti.position.x).toBe(LAYOUT.unboundX);
+    expect(ti.data).toMatchObject({ state: 'QUARANTINED', strength: 'medium', claimCount: 0 });
+  });
+
+  it('is deterministic: the same case in another order draws the same picture', () => {
+    const shuffled = claims.map((c) => ({ ...c, bindings: [...c.bindings].reverse() }));
+    const again = toFlow({ claims: shuffled, evidence: [...evidence].reverse(), showUnbound: true, selection: null });
+    const first = toFlow({ claims, evidence, showUnbound: true, selection: null });
+    expect(again.nodes).toEqual(first.nodes);
+    expect([...again.edges].sort((a, b) => a.id.localeCompare(b.id))).toEqual([...first.edges].sort((a, b) => a.id.localeCompare(b.id)));
+  });
+
+  it('marks the selected node and fades what it does not touch', () => {
+    const sel = toFlow({ claims, evidence, showUnbound: false, selection: { kind: 'claim', id: 'cl-exfil' } });
+    expect(byId(sel.nodes, 'claim:cl-exfil')!.selected).toBe(true);
+    expect((byId(sel.nodes, 'claim:cl-ps') as ClaimFlowNode).data.dimmed).toBe(true);
+    expect((byId(sel.nodes, 'rev:ev-edr@1') as EvidenceFlowNode).data.dimmed).toBe(false);
+    expect((byId(sel.nodes, 'rev:ev-inv@1') as EvidenceFlowNode).data.dimmed).toBe(true);
+    const edgeDim = Object.fromEntries(sel.edges.map((e) => [`${e.source}->${e.target}`, e.data!.dimmed]));
+    expect(edgeDim['rev:ev-edr@1->claim:cl-exfil']).toBe(false);
+    expect(edgeDim['rev:ev-edr@1->claim:cl-ps']).toBe(true);
+
+    const byRev = toFlow({ claims, evidence, showUnbound: false, selection: { kind: 'revision', id: 'ev-edr@1' } });
+    expect(byId(byRev.nodes, 'rev:ev-edr@1')!.selected).toBe(true);
+    expect((byId(byRev.nodes, 'claim:cl-ps') as ClaimFlowNode).data.dimmed).toBe(false);
+    expect((byId(byRev.nodes, 'claim:cl-exfil') as ClaimFlowNode).data.dimmed).toBe(false);
+    expect((byId(byRev.nodes, 'rev:ev-inv@1') as EvidenceFlowNode).data.dimmed).toBe(true);
+  });
+
+  it('keeps a claim without visible evidence at the minimum band height', () => {
+    const flowEmpty = toFlow({ claims: [claim('cl-a', 'INSUFFICIENT', []), claim('cl-b', 'SUPPORTED', [])], evidence: [], showUnbound: false, selection: null });
+    expect(flowEmpty.nodes.map((n) => [n.id, n.position.y])).toEqual([
+      ['claim:cl-a', 0],
+      ['claim:cl-b', LAYOUT.claimHeight + LAYOUT.bandGap],
+    ]);
+    expect(flowEmpty.edges).toEqual([]);
+  });
+});

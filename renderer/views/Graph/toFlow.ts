@@ -1,0 +1,233 @@
+import { BINDING_ROLES, EVIDENCE_STRENGTH, RELATIONS, type BindingRole, type ClaimStatus, type EvidenceKind, type EvidenceStrength, type LifecycleState, type Relation } from '../../../shared/domain/enums';
+import type { Edge, Node } from '@xyflow/react';
+import type { RevisionSummary } from '../../../shared/domain/schemas';
+import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
+import type { GraphSelection } from '../../state/graphSlice';
+
+/**
+ * Pure projection of the case's claims and evidence onto React Flow nodes and edges. Everything
+ * here is a function of its input: no randomness, no measurement, no clock, so the same case always
+ * draws the same picture and the layout can be unit-tested.
+ *
+ * Layout: claims in one column on the left (in the order the service lists them), each claim's
+ * evidence in a band to its right (REQUIRED before SUPPORTING before CONTEXT, then by relation, then
+ * by revision id), and optionally evidence bound to no claim in a third column.
+ */
+
+export const LAYOUT = {
+  claimX: 0,
+  claimWidth: 280,
+  claimHeight: 136,
+  evidenceX: 560,
+  evidenceWidth: 280,
+  evidenceHeight: 80,
+  rowGap: 14,
+  bandGap: 48,
+  unboundX: 960,
+  laneHeight: 36,
+} as const;
+
+export type ClaimNodeData = {
+  claimId: string;
+  statement: string;
+  status: ClaimStatus;
+  generation: number;
+  support: { all: number; independent: number };
+  refute: { all: number; independent: number };
+  missingKinds: string[];
+  bindingCount: number;
+  dimmed: boolean;
+};
+
+export type EvidenceNodeData = {
+  revisionId: string;
+  title: string;
+  kind: EvidenceKind;
+  state: LifecycleState;
+  strength: EvidenceStrength;
+  /** Number of claims this revision is bound to (an exact revision can serve several claims). */
+  claimCount: number;
+  dimmed: boolean;
+};
+
+export type LaneNodeData = { label: string };
+
+// Type-only: the projection stays a plain function of data, yet its output is exactly React Flow's shape.
+export type ClaimFlowNode = Node<ClaimNodeData, 'claim'>;
+export type EvidenceFlowNode = Node<EvidenceNodeData, 'evidence'>;
+export type LaneFlowNode = Node<LaneNodeData, 'lane'>;
+export type WorkbenchFlowNode = ClaimFlowNode | EvidenceFlowNode | LaneFlowNode;
+
+export type BindingEdgeData = {
+  bindingId: number;
+  claimId: string;
+  revisionId: string;
+  relation: Relation;
+  role: BindingRole;
+  rationale: string;
+  dimmed: boolean;
+};
+
+export type BindingFlowEdge = Edge<BindingEdgeData, 'binding'>;
+
+export interface FlowInput {
+  claims: readonly ClaimDetail[];
+  evidence: readonly RevisionSummary[];
+  showUnbound: boolean;
+  selection: GraphSelection | null;
+}
+
+export interface FlowOutput {
+  nodes: WorkbenchFlowNode[];
+  edges: BindingFlowEdge[];
+  /** Bindings whose revision is not in the evidence list (not visible, or listed later): not drawn. */
+  undrawnBindings: number;
+}
+
+export const claimNodeId = (claimId: string) => `claim:${claimId}`;
+export const revisionNodeId = (revisionId: string) => `rev:${revisionId}`;
+
+const roleRank = (role: BindingRole) => BINDING_ROLES.indexOf(role);
+const relationRank = (relation: Relation) => RELATIONS.indexOf(relation);
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export function toFlow({ claims, evidence, showUnbound, selection }: FlowInput): FlowOutput {
+  const L = LAYOUT;
+  const byRevision = new Map(evidence.map((r) => [r.revisionId, r]));
+  const claimsOf = new Map<string, Set<string>>();
+  let undrawnBindings = 0;
+  for (const claim of claims) {
+    for (const b of claim.bindings) {
+      if (!byRevision.has(b.revisionId)) continue;
+      if (!claimsOf.has(b.revisionId)) claimsOf.set(b.revisionId, new Set());
+      claimsOf.get(b.revisionId)!.add(claim.claimId);
+    }
+  }
+
+  // What the selection touches stays in full colour; everything else fades so the neighbourhood reads.
+  const focus = focusSet(claims, selection);
+  const dim = (id: string) => focus !== null && !focus.has(id);
+
+  const nodes: WorkbenchFlowNode[] = [];
+  const edges: BindingFlowEdge[] = [];
+  const placed = new Set<string>();
+  const rowStep = L.evidenceHeight + L.rowGap;
+  let bandTop = 0;
+
+  for (const claim of claims) {
+    const drawable = claim.bindings.filter((b) => byRevision.has(b.revisionId));
+    undrawnBindings += claim.bindings.length - drawable.length;
+    const ordered = [...drawable].sort(
+      (a, b) => roleRank(a.role) - roleRank(b.role) || relationRank(a.relation) - relationRank(b.relation) || byText(a.revisionId, b.revisionId) || a.bindingId - b.bindingId,
+    );
+    // A revision bound to several claims is drawn once, in the band of the first claim that binds it.
+    const ownRevisions = [...new Set(ordered.map((b) => b.revisionId))].filter((id) => !placed.has(id));
+    const bandHeight = Math.max(L.claimHeight, ownRevisions.length * rowStep - L.rowGap);
+    const claimId = claimNodeId(claim.claimId);
+    nodes.push({
+      id: claimId,
+      type: 'claim',
+      position: { x: L.claimX, y: bandTop + Math.round((bandHeight - L.claimHeight) / 2) },
+      width: L.claimWidth,
+      height: L.claimHeight,
+      selected: selection?.kind === 'claim' && selection.id === claim.claimId,
+      data: {
+        claimId: claim.claimId,
+        statement: claim.statement,
+        status: claim.status,
+        generation: claim.generation,
+        support: claim.support,
+        refute: claim.refute,
+        missingKinds: claim.missingKinds,
+        bindingCount: drawable.length,
+        dimmed: dim(claimId),
+      },
+    });
+    ownRevisions.forEach((revisionId, i) => {
+      placed.add(revisionId);
+      nodes.push(evidenceNode(byRevision.get(revisionId)!, L.evidenceX, bandTop + i * rowStep, claimsOf.get(revisionId)?.size ?? 0, selection, dim));
+    });
+    for (const b of ordered) {
+      const source = revisionNodeId(b.revisionId);
+      edges.push({
+        id: `binding:${b.bindingId}`,
+        type: 'binding',
+        source,
+        target: claimId,
+        selectable: false,
+        data: {
+          bindingId: b.bindingId,
+          claimId: claim.claimId,
+          revisionId: b.revisionId,
+          relation: b.relation,
+          role: b.role,
+          rationale: b.rationale,
+          dimmed: focus !== null && !(focus.has(source) && focus.has(claimId)),
+        },
+      });
+    }
+    bandTop += bandHeight + L.bandGap;
+  }
+
+  if (showUnbound) {
+    const unbound = evidence.filter((r) => !claimsOf.has(r.revisionId)).sort((a, b) => byText(a.revisionId, b.revisionId));
+    if (unbound.length > 0) {
+      nodes.push({
+        id: 'lane:unbound',
+        type: 'lane',
+        position: { x: L.unboundX, y: 0 },
+        width: L.evidenceWidth,
+        height: L.laneHeight,
+        selected: false,
+        selectable: false,
+        data: { label: `Not bound to any claim (${unbound.length})` },
+      });
+      unbound.forEach((r, i) => nodes.push(evidenceNode(r, L.unboundX, L.laneHeight + L.rowGap + i * rowStep, 0, selection, dim)));
+    }
+  }
+  return { nodes, edges, undrawnBindings };
+}
+
+function evidenceNode(
+  r: RevisionSummary,
+  x: number,
+  y: number,
+  claimCount: number,
+  selection: GraphSelection | null,
+  dim: (id: string) => boolean,
+): EvidenceFlowNode {
+  const id = revisionNodeId(r.revisionId);
+  return {
+    id,
+    type: 'evidence',
+    position: { x, y },
+    width: LAYOUT.evidenceWidth,
+    height: LAYOUT.evidenceHeight,
+    selected: selection?.kind === 'revision' && selection.id === r.revisionId,
+    data: {
+      revisionId: r.revisionId,
+      title: r.title,
+      kind: r.kind,
+      state: r.state,
+      strength: EVIDENCE_STRENGTH[r.kind],
+      claimCount,
+      dimmed: dim(id),
+    },
+  };
+}
+
+/** Node ids in the neighbourhood of the selection, or null when nothing is selected. */
+function focusSet(claims: readonly ClaimDetail[], selection: GraphSelection | null): Set<string> | null {
+  if (!selection) return null;
+  const ids = new Set<string>();
+  for (const claim of claims) {
+    const touches = selection.kind === 'claim' ? claim.claimId === selection.id : claim.bindings.some((b) => b.revisionId === selection.id);
+    if (!touches) continue;
+    ids.add(claimNodeId(claim.claimId));
+    for (const b of claim.bindings) {
+      if (selection.kind === 'claim' || b.revisionId === selection.id) ids.add(revisionNodeId(b.revisionId));
+    }
+  }
+  ids.add(selection.kind === 'claim' ? claimNodeId(selection.id) : revisionNodeId(selection.id));
+  return ids;
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import {
+  BindingRole,
+  Classification,
+  ClaimStatus,
+  EvidenceKind,
+  LifecycleState,
+  Relation,
+  Role,
+  TrustTier,
+} from './enums';
+
+/** ids are short, printable and free of path or markup characters: they appear in receipts. */
+export const Id = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/, 'use letters, digits and . _ : @ - only');
+export const IsoTime = z.iso.datetime({ offset: true });
+export const RevisionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*@[1-9][0-9]*$/, 'expected <evidence_id>@<revision>');
+
+export const ActorView = z.object({
+  actorId: Id,
+  displayName: z.string(),
+  role: Role,
+  tenants: z.array(z.string()),
+  maxClassification: Classification,
+});
+export type ActorView = z.infer<typeof ActorView>;
+
+export const ValidityContext = z.object({
+  sourceType: z.string().min(1),
+  sourceRef: z.string().min(1),
+  sourceVersion: z.string().min(1).nullable(),
+  observedAt: IsoTime.nullable(),
+  effectiveFrom: IsoTime.nullable(),
+  validUntil: IsoTime.nullable(),
+  producerType: z.enum(['person', 'agent', 'tool']),
+  producer: z.string().min(1),
+  tenant: z.string().min(1),
+  classification: Classification,
+  trustTier: TrustTier,
+  confidence: z.number().min(0).max(1).nullable(),
+  independenceGroup: z.string().min(1).nullable(),
+  validationMethod: z.string().min(1).nullable(),
+  appliesTo: z.array(z.string().min(1)),
+});
+export type ValidityContext = z.infer<typeof ValidityContext>;
+
+export const RevisionSummary = z.object({
+  revisionId: z.string(),
+  evidenceId: z.string(),
+  revision: z.number().int(),
+  title: z.string(),
+  kind: EvidenceKind,
+  state: LifecycleState,
+  tenant: z.string(),
+  classification: Classification,
+  sourceType: z.string(),
+  producer: z.string(),
+  observedAt: IsoTime.nullable(),
+  contentSha256: z.string(),
+});
+export type RevisionSummary = z.infer<typeof RevisionSummary>;
+
+export const Transition = z.object({
+  from: LifecycleState.nullable(),
+  to: LifecycleState,
+  reason: z.string(),
+  actor: z.string(),
+  at: z.string(),
+  supportingRef: z.string().nullable(),
+});
+export type Transition = z.infer<typeof Transition>;
+
+export const RevisionDetail = RevisionSummary.extend({
+  content: z.string(),
+  mediaType: z.string(),
+  supersedes: z.string().nullable(),
+  stateVersion: z.number().int(),
+  context: ValidityContext,
+  createdAt: z.string(),
+  createdBy: z.string(),
+  transitions: z.array(Transition),
+});
+export type RevisionDetail = z.infer<typeof RevisionDetail>;
+
+export const BindingView = z.object({
+  bindingId: z.number().int(),
+  claimId: z.string(),
+  generation: z.number().int(),
+  revisionId: z.string(),
+  relation: Relation,
+  role: BindingRole,
+  rationale: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+});
+export type BindingView = z.infer<typeof BindingView>;
+
+export const ClaimSummary = z.object({
+  claimId: z.string(),
+  statement: z.string(),
+  generation: z.number().int(),
+  status: ClaimStatus,
+  author: z.string(),
+  support: z.object({ all: z.number().int(), independent: z.number().int() }),
+  refute: z.object({ all: z.number().int(), independent: z.number().int() }),
+});
+export type ClaimSummary = z.infer<typeof ClaimSummary>;

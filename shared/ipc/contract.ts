@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+import { auditChannels } from './channels/audit';
+import { caseChannels } from './channels/case';
+import { claimChannels } from './channels/claims';
+import { evidenceChannels } from './channels/evidence';
+
+export interface ChannelSpec {
+  request: z.ZodType;
+  response: z.ZodType;
+}
+
+/** Every channel of the workbench: name → zod request and response schema. Domain first. */
+export const contract = {
+  ...caseChannels,
+  ...evidenceChannels,
+  ...claimChannels,
+  ...auditChannels,
+} as const satisfies Record<string, ChannelSpec>;
+
+export type Contract = typeof contract;
+export type Channel = keyof Contract;
+/** What a caller sends (defaults may be omitted). */
+export type RequestOf<C extends Channel> = z.input<Contract[C]['request']>;
+/** What a handler receives, after parsing and defaults. */
+export type ParsedRequestOf<C extends Channel> = z.output<Contract[C]['request']>;
+export type ResponseOf<C extends Channel> = z.output<Contract[C]['response']>;
+
+export const CHANNELS = Object.keys(contract) as Channel[];
+
+export const isChannel = (name: string): name is Channel =>
+  Object.prototype.hasOwnProperty.call(contract, name);
+
+/** The typed API the renderer sees as window.workbench, derived from the contract. */
+export type WorkbenchApi = {
+  call<C extends Channel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>>;
+};
