@@ -7,14 +7,18 @@ import { selectView } from './state/selectors';
 import { CasesView } from './views/Cases/CasesView';
 import { AuditView } from './views/Audit/AuditView';
 import { NotBuiltYet } from './components/NotBuiltYet';
+import { EvidenceView } from './views/Evidence/EvidenceView';
+import { GraphView } from './views/Graph/GraphView';
+import { DisputesView } from './views/Disputes/DisputesView';
+import { QuarantineView } from './views/Quarantine/QuarantineView';
 import type { View } from './state/navSlice';
 
 const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
   cases: CasesView,
-  graph: () => <NotBuiltYet title="Graph" issue="the claim–evidence graph" />,
-  evidence: () => <NotBuiltYet title="Evidence" issue="evidence browsing" />,
-  disputes: () => <NotBuiltYet title="Disputes" issue="the dispute queue" />,
-  quarantine: () => <NotBuiltYet title="Quarantine" issue="quarantine review" />,
+  graph: GraphView,
+  evidence: EvidenceView,
+  disputes: DisputesView,
+  quarantine: QuarantineView,
   remediations: () => <NotBuiltYet title="Remediations" issue="revocation and remediation (issue 5)" />,
   audit: AuditView,
 };

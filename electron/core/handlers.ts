@@ -2,7 +2,14 @@ import type { HandlerTable } from './dispatch';
 import { auditHandlers } from './handlers/audit';
 import { caseHandlers } from './handlers/case';
 import { claimHandlers } from './handlers/claims';
+import { decisionHandlers } from './handlers/decisions';
 import { evidenceHandlers } from './handlers/evidence';
+import { gateHandlers } from './handlers/gate';
+import { provenanceHandlers } from './handlers/provenance';
+import { reviewHandlers } from './handlers/review';
+import { revocationHandlers } from './handlers/revocation';
+import { searchHandlers } from './handlers/search';
+import { sourceHandlers } from './handlers/sources';
 
 /**
  * The one implementation of every channel; Electron IPC, the loopback host and the CLI share it.
@@ -12,5 +19,12 @@ export const handlers: HandlerTable = {
   ...caseHandlers,
   ...evidenceHandlers,
   ...claimHandlers,
+  ...sourceHandlers,
+  ...provenanceHandlers,
+  ...searchHandlers,
+  ...decisionHandlers,
+  ...reviewHandlers,
+  ...gateHandlers,
+  ...revocationHandlers,
   ...auditHandlers,
 };

@@ -1,13 +1,13 @@
-import { basename } from 'node:path';
 import { dispatch } from '../core/dispatch';
 import { handlers } from '../core/handlers';
 import { defaultUserDataDir } from '../core/paths';
 import { Session } from '../core/session';
 import { CHANNELS } from '../../shared/ipc/contract';
+import { runVerifyCommand, VERIFY_USAGE } from './verifyCommand';
 
 const USAGE = `usage:
   npm run cli -- call <case-file> <channel> [<json-request>] [--as <actor-id>]
-  npm run cli -- verify <case-file>
+  npm run cli -- ${VERIFY_USAGE}
   npm run cli -- channels
 
 Every channel of the workbench is callable; the answer is the JSON envelope
@@ -67,23 +67,13 @@ export async function cli(argv: string[]): Promise<number> {
       }
       return withCase(path, actor, (s) => dispatch(handlers, s, channel, request));
     }
-    case 'verify': {
-      const [path] = rest;
-      if (!path) break;
-      return withCase(path, actor, async (s) => {
-        const result = await dispatch(handlers, s, 'audit:verify', {});
-        if (result.ok) {
-          const v = result.value as { ok: boolean; length: number; head: string | null; firstBroken: { seq: number; reason: string } | null };
-          process.stderr.write(
-            v.ok
-              ? `${basename(path)}: audit chain verifies (${v.length} receipts, head ${v.head})\n`
-              : `${basename(path)}: audit chain BROKEN at seq ${v.firstBroken?.seq}: ${v.firstBroken?.reason}\n`,
-          );
-          return v.ok ? result : { ok: false, value: v };
-        }
-        return result;
+    case 'verify':
+      // Read-only and without a session: verifying must work on a machine with no keys and
+      // must never migrate or otherwise touch the file it judges.
+      return runVerifyCommand(rest, {
+        stdout: (t) => process.stdout.write(t),
+        stderr: (t) => process.stderr.write(t),
       });
-    }
     default:
       break;
   }

@@ -1,9 +1,12 @@
-import type { RevisionDetail, RevisionSummary } from '../../shared/domain/schemas';
+import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
+import type { RevisionSummary } from '../../shared/domain/schemas';
 import { StateBadge, StrengthTag } from './Badges';
 import { InertText } from './InertText';
 import { Lineage } from './Lineage';
 import { TransitionForm } from './TransitionForm';
 import { TransitionHistory } from './TransitionHistory';
+import { UsabilityNote } from './UsabilityNote';
+import { ValidationRun } from './ValidationChecks';
 import { ValidityFacts } from './ValidityFacts';
 
 /**
@@ -16,7 +19,7 @@ export function RevisionDetailPanel({
   onSelectRevision,
   testId,
 }: {
-  detail: RevisionDetail;
+  detail: EvidenceDetail;
   evidence: readonly RevisionSummary[];
   onSelectRevision: (revisionId: string) => void;
   testId: string;
@@ -32,6 +35,7 @@ export function RevisionDetailPanel({
         </div>
         <h2 data-testid={`${testId}-title`}>{detail.title}</h2>
       </header>
+      <UsabilityNote usability={detail.usability} testId={`${testId}-usability`} />
       <ValidityFacts detail={detail} testId={`${testId}-context`} />
       <h3>
         Content <span className="muted small">(shown as inert text: evidence is data, never instructions)</span>
@@ -40,6 +44,17 @@ export function RevisionDetailPanel({
       <p className="hash">
         SHA-256 <code data-testid={`${testId}-sha`}>{detail.contentSha256}</code>
       </p>
+      {detail.span && (
+        <p className="muted small" data-testid={`${testId}-span`}>
+          Quotes <code>{detail.span.sourceId}</code> [{detail.span.start}, {detail.span.end}) · quote SHA-256 <code>{detail.span.quoteSha256}</code>
+        </p>
+      )}
+      {detail.validation && (
+        <>
+          <h3>Validation checklist</h3>
+          <ValidationRun run={detail.validation} testId={`${testId}-validation`} />
+        </>
+      )}
       <h3>Lineage</h3>
       <Lineage detail={detail} evidence={evidence} onSelect={onSelectRevision} testId={`${testId}-lineage`} />
       <h3>Lifecycle history</h3>

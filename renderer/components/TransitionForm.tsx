@@ -6,6 +6,7 @@ import type { ActionError } from '../state/slice';
 import { selectActions } from '../state/selectors';
 import { useWorkbench } from '../state/store';
 import { ErrorNotice } from './ErrorNotice';
+import { ValidationGate, type DryRun } from './ValidationGate';
 
 interface Props {
   revisionId: string;
@@ -21,7 +22,8 @@ interface Props {
 
 /**
  * A lifecycle move with its reason. Only the moves the lifecycle table allows are offered; the
- * service still decides (role, concurrent change, empty reason) and its refusal is shown verbatim.
+ * service still decides (role, checklist, concurrent change, empty reason) and its refusal is shown
+ * verbatim, with the zod paths.
  */
 export function TransitionForm({ revisionId, state, testId, presentation = 'select', labels = {}, onDone }: Props) {
   const { transitionRevision } = useWorkbench(useShallow(selectActions));
@@ -31,26 +33,11 @@ export function TransitionForm({ revisionId, state, testId, presentation = 'sele
   const to = picked && moves.includes(picked) ? picked : (moves[0] ?? '');
   const [reason, setReason] = useState('');
   const [supportingRef, setSupportingRef] = useState('');
+  const [overrideReason, setOverrideReason] = useState('');
+  const [dryRun, setDryRun] = useState<DryRun | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ActionError | null>(null);
   const [done, setDone] = useState<string | null>(null);
-
-  const doneNote = done && (
-    <p className="ok" role="status" data-testid={`${testId}-done`}>
-      {done}
-    </p>
-  );
-
-  if (moves.length === 0) {
-    return (
-      <div>
-        {doneNote}
-        <p className="muted" data-testid={`${testId}-terminal`}>
-          {state} is terminal: no further lifecycle moves exist for this revision.
-        </p>
-      </div>
-    );
-  }
 
   const submit = async (target: LifecycleState | '') => {
     if (!target) return;
@@ -63,17 +50,42 @@ export function TransitionForm({ revisionId, state, testId, presentation = 'sele
       to: target,
       reason,
       ...(supportingRef.trim() ? { supportingRef: supportingRef.trim() } : {}),
+      ...(target === 'VALIDATED' && overrideReason.trim() ? { overrideReason } : {}),
     });
     setBusy(false);
     setError(refused);
     if (!refused) {
       const message = `${revisionId}: ${state} → ${target} recorded.`;
       setDone(message);
-      onDone?.(message, target);
       setReason('');
       setSupportingRef('');
+      setOverrideReason('');
+      setDryRun(null);
+      onDone?.(message, target);
     }
   };
+
+  const errorNote = error && <ErrorNotice error={error} testId={`${testId}-error`} />;
+  const doneNote = done && (
+    <p className="ok" role="status" data-testid={`${testId}-done`}>
+      {done}
+    </p>
+  );
+
+  if (moves.length === 0) {
+    return (
+      <div>
+        {errorNote}
+        {doneNote}
+        <p className="muted" data-testid={`${testId}-terminal`}>
+          {state} is terminal: no further lifecycle moves exist for this revision.
+        </p>
+      </div>
+    );
+  }
+
+  // A refusal that names failed checklist items is the cue to offer the reviewer override.
+  const checklistRefused = error?.issues.some((i) => i.path[0] === 'validation') ?? false;
 
   return (
     <form
@@ -97,7 +109,9 @@ export function TransitionForm({ revisionId, state, testId, presentation = 'sele
         </label>
       )}
       <label className="field wide">
-        Reason <span className="required">(required, recorded in the audit chain)</span>
+        <span>
+          Reason <span className="required">(required, recorded in the audit chain)</span>
+        </span>
         <textarea
           data-testid={`${testId}-reason`}
           aria-required="true"
@@ -108,9 +122,22 @@ export function TransitionForm({ revisionId, state, testId, presentation = 'sele
         />
       </label>
       <label className="field wide">
-        Supporting reference <span className="muted">(optional: ticket, revision id)</span>
+        <span>
+          Supporting reference <span className="muted">(optional: ticket, revision id)</span>
+        </span>
         <input data-testid={`${testId}-ref`} value={supportingRef} onChange={(e) => setSupportingRef(e.target.value)} />
       </label>
+      {presentation === 'select' && to === 'VALIDATED' && (
+        <ValidationGate
+          revisionId={revisionId}
+          testId={`${testId}-checklist`}
+          dryRun={dryRun}
+          onDryRun={setDryRun}
+          offerOverride={checklistRefused || (dryRun !== null && 'passed' in dryRun && !dryRun.passed)}
+          overrideReason={overrideReason}
+          onOverrideReason={setOverrideReason}
+        />
+      )}
       <div className="row">
         {presentation === 'select' ? (
           <button type="submit" data-testid={`${testId}-submit`} disabled={busy}>
@@ -131,7 +158,7 @@ export function TransitionForm({ revisionId, state, testId, presentation = 'sele
           ))
         )}
       </div>
-      {error && <ErrorNotice error={error} testId={`${testId}-error`} />}
+      {errorNote}
       {doneNote}
     </form>
   );

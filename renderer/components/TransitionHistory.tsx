@@ -2,32 +2,30 @@ import type { Transition } from '../../shared/domain/schemas';
 import { StateBadge } from './Badges';
 import { formatTime } from './format';
 
-/** Every lifecycle move of a revision, oldest first, as the service recorded it. */
+/**
+ * Every lifecycle move of a revision, oldest first, as the service recorded it. A list rather than a
+ * table: reasons are sentences, and the detail panes are too narrow for five columns.
+ */
 export function TransitionHistory({ transitions, testId }: { transitions: readonly Transition[]; testId: string }) {
   return (
-    <table className="table dense" data-testid={testId}>
-      <thead>
-        <tr>
-          <th>at (UTC)</th>
-          <th>from → to</th>
-          <th>reason</th>
-          <th>actor</th>
-          <th>supporting ref</th>
-        </tr>
-      </thead>
-      <tbody>
-        {transitions.map((t, i) => (
-          <tr key={i} data-testid={`${testId}-row`}>
-            <td className="mono nowrap">{formatTime(t.at)}</td>
-            <td className="nowrap">
-              {t.from ? <StateBadge state={t.from} /> : <span className="muted">new</span>} → <StateBadge state={t.to} />
-            </td>
-            <td className="wrap">{t.reason}</td>
-            <td>{t.actor}</td>
-            <td className="mono">{t.supportingRef ?? '—'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <ol className="history" data-testid={testId}>
+      {transitions.map((t, i) => (
+        <li key={i} data-testid={`${testId}-row`}>
+          <div className="row wrap history-head">
+            {t.from ? <StateBadge state={t.from} /> : <span className="muted small">new</span>}
+            <span aria-label="to">→</span>
+            <StateBadge state={t.to} />
+            <span className="mono muted">{formatTime(t.at)}</span>
+            <span className="small">by {t.actor}</span>
+          </div>
+          <div className="history-reason">{t.reason}</div>
+          {t.supportingRef && (
+            <div className="small muted">
+              supporting ref <code>{t.supportingRef}</code>
+            </div>
+          )}
+        </li>
+      ))}
+    </ol>
   );
 }

@@ -1,6 +1,7 @@
 import type { EvidenceKind, LifecycleState } from '../../shared/domain/enums';
-import type { RevisionDetail, RevisionSummary } from '../../shared/domain/schemas';
-import type { RequestOf } from '../../shared/ipc/contract';
+import type { RevisionSummary } from '../../shared/domain/schemas';
+import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
+import type { RequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { call } from '../bridge';
 import { actionErrorOf, messageOf, type ActionError, type Slice } from './slice';
 
@@ -14,7 +15,7 @@ export interface EvidenceFilter {
 export interface EvidenceSlice {
   evidence: RevisionSummary[];
   /** Full revisions (content, context, history) fetched on demand, keyed by revision id. */
-  revisionDetails: Record<string, RevisionDetail>;
+  revisionDetails: Record<string, EvidenceDetail>;
   evidenceError: string | null;
   evidenceFilter: EvidenceFilter;
   loadEvidence: () => Promise<void>;
@@ -23,6 +24,8 @@ export interface EvidenceSlice {
   setEvidenceFilter: (patch: Partial<EvidenceFilter>) => void;
   /** Asks the service for a lifecycle move; on success everything it can affect is reloaded. */
   transitionRevision: (request: RequestOf<'evidence:transition'>) => Promise<ActionError | null>;
+  /** Dry run of the validation checklist: what a move to VALIDATED would find, writing nothing. */
+  checkValidation: (revisionId: string) => Promise<ResponseOf<'evidence:validate'> | ActionError>;
 }
 
 const PAGE = 200;
@@ -75,10 +78,20 @@ export const createEvidenceSlice: Slice<EvidenceSlice> = (set, get) => ({
     try {
       await call('evidence:transition', request);
     } catch (err) {
-      return actionErrorOf(err);
+      const refused = actionErrorOf(err);
+      // The revision moved under us (another window, another reviewer): show where it is now.
+      if (refused.code === 'CONFLICT' || refused.code === 'ILLEGAL_TRANSITION' || refused.code === 'NOT_FOUND') await get().refreshAll();
+      return refused;
     }
     // A lifecycle move changes claim statuses, queues and the audit chain, not just this row.
     await get().refreshAll();
     return null;
+  },
+  checkValidation: async (revisionId) => {
+    try {
+      return await call('evidence:validate', { revisionId });
+    } catch (err) {
+      return actionErrorOf(err);
+    }
   },
 });

@@ -11,6 +11,7 @@ export const selectRevisionDetails = (s: WorkbenchState) => s.revisionDetails;
 export const selectClaims = (s: WorkbenchState) => s.claims;
 export const selectClaimDetails = (s: WorkbenchState) => s.claimDetails;
 export const selectClaimsError = (s: WorkbenchState) => s.claimsError;
+export const selectDecisions = (s: WorkbenchState) => s.decisions;
 export const selectChain = (s: WorkbenchState) => s.chain;
 export const selectReceipts = (s: WorkbenchState) => s.receipts;
 export const selectSelectedRevisionId = (s: WorkbenchState) => s.selectedRevisionId;
@@ -31,4 +32,8 @@ export const selectActions = (s: WorkbenchState) => ({
   setEvidenceFilter: s.setEvidenceFilter,
   ensureRevisionDetails: s.ensureRevisionDetails,
   transitionRevision: s.transitionRevision,
+  checkValidation: s.checkValidation,
+  loadDecisions: s.loadDecisions,
+  proposeDecision: s.proposeDecision,
+  markUnresolved: s.markUnresolved,
 });

@@ -7,6 +7,7 @@ import {
   LifecycleState,
   Relation,
   Role,
+  SupportProjection,
   TrustTier,
 } from './enums';
 
@@ -106,5 +107,11 @@ export const ClaimSummary = z.object({
   author: z.string(),
   support: z.object({ all: z.number().int(), independent: z.number().int() }),
   refute: z.object({ all: z.number().int(), independent: z.number().int() }),
+  /** Support projection (DESIGN §3.5): PENDING_REVALIDATION from the commit of a fence on its evidence until the worker recomputed it. */
+  projection: SupportProjection.optional(),
+  pendingRevalidation: z.boolean().optional(),
+  projectionReasons: z.array(z.string()).optional(),
+  /** Compare-and-swap version of the stored projection; remediation actions send it back. */
+  projectionVersion: z.number().int().optional(),
 });
 export type ClaimSummary = z.infer<typeof ClaimSummary>;

@@ -2,7 +2,15 @@ import type { z } from 'zod';
 import { auditChannels } from './channels/audit';
 import { caseChannels } from './channels/case';
 import { claimChannels } from './channels/claims';
+import { decisionChannels } from './channels/decisions';
 import { evidenceChannels } from './channels/evidence';
+import { gateChannels } from './channels/gate';
+import { provenanceChannels } from './channels/provenance';
+import { remediationChannels } from './channels/remediation';
+import { reviewChannels } from './channels/review';
+import { revocationChannels } from './channels/revocation';
+import { searchChannels } from './channels/search';
+import { sourceChannels } from './channels/sources';
 
 export interface ChannelSpec {
   request: z.ZodType;
@@ -14,6 +22,14 @@ export const contract = {
   ...caseChannels,
   ...evidenceChannels,
   ...claimChannels,
+  ...sourceChannels,
+  ...provenanceChannels,
+  ...searchChannels,
+  ...decisionChannels,
+  ...reviewChannels,
+  ...gateChannels,
+  ...revocationChannels,
+  ...remediationChannels,
   ...auditChannels,
 } as const satisfies Record<string, ChannelSpec>;
 

@@ -57,25 +57,40 @@ export function publicKeyObject(publicKeyBase64: string): KeyObject {
   return createPublicKey({ key: Buffer.from(publicKeyBase64, 'base64'), format: 'der', type: 'spki' });
 }
 
+/**
+ * The signature bytes, or null unless the text is their one canonical base64 form: Node's decoder
+ * forgives edited padding and stray characters, and a signature whose stored text can change
+ * without changing its bytes would let an edit slip past the signature check.
+ */
+export function decodeSignature(signatureBase64: string): Buffer | null {
+  const bytes = Buffer.from(signatureBase64, 'base64');
+  return bytes.length === 64 && bytes.toString('base64') === signatureBase64 ? bytes : null;
+}
+
 export function verifySignature(publicKey: KeyObject, message: Uint8Array, signatureBase64: string): boolean {
+  const bytes = decodeSignature(signatureBase64);
+  if (!bytes) return false;
   try {
-    return verify(null, message, publicKey, Buffer.from(signatureBase64, 'base64'));
+    return verify(null, message, publicKey, bytes);
   } catch {
     return false;
   }
 }
 
+/** base64 SPKI DER of a public key, or of the public half of a private key. */
 const spkiBase64 = (key: KeyObject): string =>
-  (createPublicKey(key).export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
+  ((key.type === 'public' ? key : createPublicKey(key)).export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
 
 /** Actor ids may contain ':' and '@' (see schemas.Id); keep file names portable to Windows. */
 const fileSafe = (actorId: string): string => actorId.replace(/[^A-Za-z0-9._@-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
 /**
- * The private keys this machine holds for one case. A new key is first written as
- * `<actor>.pem.next` inside the registering transaction and becomes `<actor>.pem` the first time
- * it is used: so a rolled-back registration never replaces a working key, and a crash after the
- * commit still leaves the registered key findable.
+ * The private keys this machine holds for one case, at `<keysDir>/<caseId>/<actor>.pem`. A key is
+ * written inside the transaction that registers it. When it replaces a working key (actor:rekey)
+ * it goes to `<actor>.pem.next` and takes the `.pem` name the first time it is used: so a
+ * rolled-back rekey never destroys the key in use, and a crash after the commit still leaves the
+ * registered key findable. A file left by a rolled-back registration holds no registered key and
+ * is simply overwritten next time.
  */
 export class Keyring implements KeySource {
   private readonly cache = new Map<string, KeyObject>();
@@ -103,6 +118,9 @@ export class Keyring implements KeySource {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     const publicKeyBase64 = spkiBase64(publicKey);
     const keyId = keyIdOf(publicKeyBase64);
+    // Decided before the old key is retired below: a working key is never overwritten in place.
+    const path = this.keyPath(actorId);
+    const target = existsSync(path) && this.holdsActiveKey(db, actorId, path) ? `${path}.next` : path;
     const retires = (
       db.prepare('SELECT key_id FROM actor_key WHERE actor_id = ? AND retired_at IS NULL').all(actorId) as { key_id: string }[]
     ).map((r) => r.key_id);
@@ -110,7 +128,7 @@ export class Keyring implements KeySource {
     db.prepare(
       `INSERT INTO actor_key (key_id, actor_id, algorithm, public_key, registered_at) VALUES (?, ?, 'ed25519', ?, ?)`,
     ).run(keyId, actorId, publicKeyBase64, at);
-    this.writePrivateKey(`${this.keyPath(actorId)}.next`, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+    this.writePrivateKey(target, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
     this.cache.set(keyId, privateKey);
     return { actorId, keyId, publicKey: publicKeyBase64, retires };
   }
@@ -131,6 +149,15 @@ export class Keyring implements KeySource {
     }
     const key = this.cache.get(row.key_id) ?? this.load(actorId, row.key_id, action);
     return { keyId: row.key_id, sign: (message) => sign(null, message, key).toString('base64') };
+  }
+
+  private holdsActiveKey(db: CaseDb, actorId: string, path: string): boolean {
+    try {
+      const keyId = keyIdOf(spkiBase64(createPrivateKey(readFileSync(path, 'utf8'))));
+      return db.prepare('SELECT 1 FROM actor_key WHERE key_id = ? AND actor_id = ? AND retired_at IS NULL').get(keyId, actorId) !== undefined;
+    } catch {
+      return false;
+    }
   }
 
   private load(actorId: string, keyId: string, action: string): KeyObject {

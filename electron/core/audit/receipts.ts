@@ -1,7 +1,9 @@
 import { canonicalJson } from '../../../shared/domain/canonical';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
-import { forbidden } from '../errors';
+import { conflict, forbidden } from '../errors';
+import type { CaseDb } from '../store/caseFile';
+import { keyIdOf, publicKeyObject, verifySignature } from './keys';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -54,11 +56,16 @@ const str = (s: string | null): string => (s === null ? 'null' : JSON.stringify(
  * each signer's run of receipts when it is asked to (see verify.ts).
  */
 export function receiptHashBody(r: HashedFields): string {
+  return hashBodyOf(r, r.prev_signature);
+}
+
+/** receiptHashBody for a stored row and the previous receipt's signature (no object copy: hot path). */
+export function hashBodyOf(r: Omit<HashedFields, 'prev_signature'>, prevSignature: string | null): string {
   return (
     `{"action":${JSON.stringify(r.action)},"actor":${JSON.stringify(r.actor)},` +
     `"artifact_digests":${r.artifact_digests},"at":${JSON.stringify(r.at)},"body":${r.body},` +
     `"post_state_fp":${str(r.post_state_fp)},"pre_state_fp":${str(r.pre_state_fp)},` +
-    `"prev_signature":${str(r.prev_signature)},"seq":${r.seq},"signer":${str(r.signer)},"targets":${r.targets}}`
+    `"prev_signature":${str(prevSignature)},"seq":${r.seq},"signer":${str(r.signer)},"targets":${r.targets}}`
   );
 }
 
@@ -85,9 +92,10 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
     throw forbidden(`${input.action} refused: this session has no reviewer keys, so the change cannot be signed; open the case through a workbench session`);
   }
   const key = ctx.keyring.activeKey(db, ctx.actor.actorId, input.action);
-  const last = db.prepare('SELECT seq, hash, signature FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as
-    | { seq: number; hash: string; signature: string | null }
+  const last = db.prepare('SELECT seq, actor, hash, signer, signature FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as
+    | { seq: number; actor: string; hash: string; signer: string | null; signature: string | null }
     | undefined;
+  if (last) assertPredecessorSigned(db, last, input.action);
   const fields: HashedFields = {
     seq: (last?.seq ?? 0) + 1,
     at: ctx.now(),
@@ -110,5 +118,37 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
      VALUES (@seq, @at, @actor, @action, @targets, @body, @pre_state_fp, @post_state_fp,
        @artifact_digests, @prev_hash, @hash, @signer, @signature)`,
   ).run({ ...stored, prev_hash: prevHash, hash, signature: key.sign(signedMessage(hash)) });
+  verifiedTip.set(db, hash);
   return { seq: fields.seq, hash };
+}
+
+/** The last receipt this process appended or checked, per connection: it need not be checked again. */
+const verifiedTip = new WeakMap<object, string>();
+
+/**
+ * A new receipt's signature covers everything before it, so a reviewer must not sign on top of a
+ * receipt nobody signed: something written into the file outside the workbench would otherwise be
+ * vouched for by the next honest signature. The key comes from the receipt that registered it in
+ * the chain, not from actor_key, which anyone with the file could replace.
+ */
+function assertPredecessorSigned(db: CaseDb, last: { seq: number; actor: string; hash: string; signer: string | null; signature: string | null }, action: string): void {
+  if (verifiedTip.get(db) === last.hash) return;
+  const refuse = (why: string) =>
+    conflict(`${action} refused: the last receipt (seq ${last.seq}) ${why}; the case file was changed outside the workbench or predates signatures. Run audit:verify (or cli verify) before working on it`);
+  if (!last.signer || !last.signature) throw refuse('is unsigned');
+  let reg: { publicKey: string | null } | undefined;
+  try {
+    reg = db
+      .prepare(
+        `SELECT json_extract(body, '$.registersKey.publicKey') AS publicKey FROM audit_receipt
+         WHERE action IN ('case:create', 'actor:create', 'actor:rekey')
+           AND json_extract(body, '$.registersKey.keyId') = ? AND json_extract(body, '$.registersKey.actorId') = ?`,
+      )
+      .get(last.signer, last.actor) as { publicKey: string | null } | undefined;
+  } catch {
+    throw refuse('cannot be checked: a key registration receipt is not valid JSON');
+  }
+  if (!reg?.publicKey || keyIdOf(reg.publicKey) !== last.signer) throw refuse(`is signed by ${last.signer}, which no receipt registered for ${last.actor}`);
+  if (!verifySignature(publicKeyObject(reg.publicKey), signedMessage(last.hash), last.signature)) throw refuse('carries a signature that does not verify');
+  verifiedTip.set(db, last.hash);
 }

@@ -1,65 +1,347 @@
-import type { ChainVerification, ReceiptView } from '../../../shared/ipc/channels/audit';
+import { verify as verifyAsync, type KeyObject } from 'node:crypto';
+import type { ChainVerification } from '../../../shared/ipc/channels/audit';
 import type { CaseDb } from '../store/caseFile';
-import { chainHash, GENESIS_HASH, receiptHashBody, type ReceiptRow } from './receipts';
+import { decodeSignature, keyIdOf, publicKeyObject, verifySignature, type KeyRegistration } from './keys';
+import { chainHash, GENESIS_HASH, hashBodyOf, signedMessage, type ReceiptRow } from './receipts';
+import { StateCollector, StoredReceiptFacts } from './stateChecks';
 
-export const formatHead = (seq: number, hash: string): string => `erwb-head:${seq}:${hash}`;
+export { chainHead, formatHead, listReceipts, parseHead } from './receiptViews';
+import { formatHead, parseHead } from './receiptViews';
+
+export interface VerifyOptions {
+  expectedHead?: string;
+  /**
+   * 'every' verifies each receipt's Ed25519 signature. 'run-ends' verifies only the last receipt
+   * of each run of receipts signed by one key. That is sound against anyone who changes the file
+   * without that key: a receipt's hash covers the previous hash and the previous signature, so
+   * the run's last signature commits its key to every receipt of the run, and any edit, insertion,
+   * removal or swapped signature inside the run makes it fail (appendReceipt also refuses to sign
+   * on top of a receipt whose signature does not verify, so an honest signer never extends a
+   * forged run). On a failure the run is re-checked receipt by receipt: the seq named is exact.
+   */
+  signatures?: 'every' | 'run-ends';
+}
+
+type Broken = NonNullable<ChainVerification['firstBroken']>;
+
+interface Run {
+  signer: string;
+  key: KeyObject;
+  start: number;
+  end: number;
+  hash: string;
+  signature: string;
+}
+
+interface ChainKey {
+  actorId: string;
+  key: KeyObject;
+  retiredAt: number | null;
+}
+
+/** One signature to check; `run` is set in 'run-ends' mode, to find the bad receipt when it fails. */
+interface SignatureJob {
+  seq: number;
+  key: KeyObject;
+  hash: string;
+  signature: string;
+  run: Run | null;
+}
+
+/** Actions whose body registers a reviewer key (keys.ts): the chain is its own key directory. */
+const REGISTERING_ACTIONS = new Set(['case:create', 'actor:create', 'actor:rekey']);
+const PAGE = 4096;
+const badSignature = (seq: number): Broken => ({
+  seq,
+  kind: 'signature',
+  reason: "the signature does not verify against the signer's registered public key: the receipt was re-hashed or its signature replaced without the reviewer's private key",
+});
+
+function parseJson<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
- * Recomputes the whole chain in seq order and names the first receipt that does not fit: a gap
- * in seq (deletion or reordering), a prev_hash that is not the previous hash, or a hash that does
- * not cover its own body (an edit). Streams rows so a long chain needs constant memory.
+ * Walks the chain in seq order, page by page, and finds the first receipt that does not fit: a gap
+ * in seq (deletion or reordering), a prev_hash that is not the previous hash, a hash that does not
+ * cover the stored receipt (an edit), a signature that is missing, by the wrong reviewer's key or
+ * invalid, a table that no longer matches what a receipt recorded, or a chain that stops short of
+ * (or differs at) an expected head. Keys come from the receipts that registered them, never from
+ * the actor_key table, so a replaced table cannot vouch for forged signatures. Signature checks
+ * are handed out as jobs so the async driver can run them on other cores while it hashes on.
  */
-export function verifyChain(db: CaseDb): ChainVerification {
-  let expectedSeq = 1;
-  let prevHash = GENESIS_HASH;
-  let length = 0;
-  const rows = db.prepare('SELECT * FROM audit_receipt ORDER BY seq').iterate() as IterableIterator<ReceiptRow>;
-  for (const row of rows) {
-    const broken = (reason: string): ChainVerification => ({
-      ok: false,
-      length,
-      head: length ? formatHead(expectedSeq - 1, prevHash) : null,
-      firstBroken: { seq: Math.min(row.seq, expectedSeq), reason },
-    });
-    if (row.seq !== expectedSeq) {
-      return broken(`expected seq ${expectedSeq} but found ${row.seq}: a receipt was removed, inserted or reordered`);
+class ChainWalk {
+  readonly mode: 'every' | 'run-ends';
+  private readonly expected: { seq: number; hash: string } | null;
+  private readonly keys = new Map<string, ChainKey>();
+  private readonly admins = new Set<string>();
+  private readonly state: StateCollector;
+  private readonly page;
+  private prevHash = GENESIS_HASH;
+  private prevSig: string | null = null;
+  private hashAtExpected: string | null = null;
+  private run: Run | null = null;
+  private after = 0;
+  private readonly targetsSeen = new Map<string, string[]>();
+  length = 0;
+  verified = 0;
+  rootKey: string | null = null;
+  broken: Broken | null = null;
+  done = false;
+
+  constructor(
+    private readonly db: CaseDb,
+    private readonly options: VerifyOptions,
+    private readonly submit: (job: SignatureJob) => void,
+  ) {
+    this.mode = options.signatures ?? 'every';
+    this.expected = options.expectedHead === undefined ? null : parseHead(options.expectedHead);
+    if (options.expectedHead !== undefined && !this.expected) {
+      throw new TypeError(`verifyChain: ${options.expectedHead} is not a head of the form erwb-head:<seq>:<hash>`);
     }
-    if (row.prev_hash !== prevHash) return broken(`prev_hash does not match the hash of seq ${expectedSeq - 1}`);
-    let computed: string;
-    try {
-      computed = chainHash(row.prev_hash, receiptHashBody(row));
-    } catch (err) {
-      return broken(`receipt body is not valid canonical JSON (${(err as Error).message})`);
-    }
-    if (computed !== row.hash) return broken('hash does not cover the stored receipt: a field was edited');
-    prevHash = row.hash;
-    expectedSeq += 1;
-    length += 1;
+    this.state = new StateCollector(db);
+    this.page = db.prepare('SELECT * FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT ?');
   }
-  return { ok: true, length, head: length ? formatHead(length, prevHash) : null, firstBroken: null };
+
+  /** Examines the next page; sets `done` at the end of the chain or at the first break. */
+  nextPage(): void {
+    const rows = this.page.all(this.after, PAGE) as ReceiptRow[];
+    for (const row of rows) {
+      const broken = this.examine(row);
+      if (broken) {
+        this.broken = broken;
+        this.done = true;
+        return;
+      }
+      this.length += 1;
+      this.after = row.seq;
+    }
+    if (rows.length < PAGE) this.done = true;
+  }
+
+  /** Checks one signature now, counting it. */
+  check(job: SignatureJob): boolean {
+    this.verified += 1;
+    return verifySignature(job.key, signedMessage(job.hash), job.signature);
+  }
+
+  /** After a failed run-end signature: the first receipt of the run whose own signature fails. */
+  pinpoint(run: Run): Broken | null {
+    const rows = this.db.prepare('SELECT seq, hash, signature FROM audit_receipt WHERE seq BETWEEN ? AND ? ORDER BY seq').all(run.start, run.end) as {
+      seq: number;
+      hash: string;
+      signature: string;
+    }[];
+    for (const r of rows) if (!this.check({ seq: r.seq, key: run.key, hash: r.hash, signature: r.signature, run: null })) return badSignature(r.seq);
+    return null;
+  }
+
+  /** The stream ended (or broke): closes the open run and hands it out as the last job. */
+  closeOpenRun(): Run | null {
+    const open = this.run;
+    this.run = null;
+    if (open && !this.broken) this.submit({ seq: open.end, key: open.key, hash: open.hash, signature: open.signature, run: open });
+    return open;
+  }
+
+  /** Combines the stream's break, signature failures, the head and the state checks. */
+  result(signatureBreak: Broken | null): ChainVerification {
+    let broken = this.broken;
+    if (signatureBreak && (!broken || signatureBreak.seq < broken.seq)) broken = signatureBreak;
+    if (!broken && this.expected) broken = this.headProblem();
+    const stateBreak = this.state.finish(this.length, broken === null);
+    if (stateBreak && (!broken || stateBreak.seq < broken.seq)) broken = { seq: stateBreak.seq, kind: 'state', reason: stateBreak.reason };
+    const verifiedLength = broken ? Math.min(this.length, broken.seq - 1) : this.length;
+    const headHash =
+      verifiedLength === this.length ? this.prevHash : (this.db.prepare('SELECT hash FROM audit_receipt WHERE seq = ?').pluck().get(verifiedLength) as string);
+    return {
+      ok: broken === null,
+      length: verifiedLength,
+      head: verifiedLength ? formatHead(verifiedLength, headHash) : null,
+      firstBroken: broken,
+      signatures: { mode: this.mode, verified: this.verified },
+      fingerprints: { checked: this.state.checked, unchecked: this.state.unchecked },
+      rootKey: this.rootKey,
+      expectedHead: this.options.expectedHead ?? null,
+    };
+  }
+
+  private examine(row: ReceiptRow): Broken | null {
+    const seq = row.seq;
+    const expectedSeq = this.length + 1;
+    if (seq !== expectedSeq) {
+      return { seq: Math.min(seq, expectedSeq), kind: 'chain', reason: `expected seq ${expectedSeq} but found ${seq}: a receipt was removed, inserted or reordered` };
+    }
+    if (row.prev_hash !== this.prevHash) return { seq, kind: 'chain', reason: `prev_hash does not match the hash of seq ${seq - 1}` };
+    if (row.signer === null || row.signature === null) {
+      return { seq, kind: 'signature', reason: 'the receipt is unsigned (written before reviewer signatures, or its signature was stripped); it cannot be attributed' };
+    }
+    if (chainHash(row.prev_hash, hashBodyOf(row, this.prevSig)) !== row.hash) {
+      return { seq, kind: 'chain', reason: "hash does not cover the stored receipt: a field was edited (or the previous receipt's signature was replaced)" };
+    }
+    let registration: KeyRegistration | undefined;
+    if (REGISTERING_ACTIONS.has(row.action)) {
+      registration = parseJson<{ registersKey?: KeyRegistration }>(row.body)?.registersKey;
+      if (!registration) return { seq, kind: 'signature', reason: `${row.action} registers no reviewer key (or its body is not JSON)` };
+      if (keyIdOf(registration.publicKey) !== registration.keyId) {
+        return { seq, kind: 'signature', reason: `registered key ${registration.keyId} does not match its public key` };
+      }
+      // Only the case creator's key vouches for itself: it is the root every other key hangs from.
+      if (seq === 1 && row.action === 'case:create' && registration.actorId === row.actor && registration.keyId === row.signer) {
+        this.keys.set(registration.keyId, { actorId: row.actor, key: publicKeyObject(registration.publicKey), retiredAt: null });
+        this.admins.add(row.actor);
+        this.rootKey = registration.keyId;
+      }
+    }
+    const signer = this.keys.get(row.signer);
+    if (!signer) return { seq, kind: 'signature', reason: `signed by key ${row.signer}, which no earlier receipt registered` };
+    if (signer.actorId !== row.actor) {
+      return { seq, kind: 'signature', reason: `signed by ${row.signer}, a key of ${signer.actorId}, not of the receipt's actor ${row.actor}` };
+    }
+    if (signer.retiredAt !== null) return { seq, kind: 'signature', reason: `signed by ${row.signer} after it was retired at seq ${signer.retiredAt}` };
+    if (this.mode === 'every') {
+      this.submit({ seq, key: signer.key, hash: row.hash, signature: row.signature, run: null });
+    } else if (this.run && this.run.signer === row.signer) {
+      // Extended in place: a million receipts should not mean a million run objects.
+      this.run.end = seq;
+      this.run.hash = row.hash;
+      this.run.signature = row.signature;
+    } else {
+      // A new signer: the previous run is checked before any key it registered is relied on.
+      const closed = this.run;
+      if (closed) this.submit({ seq: closed.end, key: closed.key, hash: closed.hash, signature: closed.signature, run: closed });
+      this.run = { signer: row.signer, key: signer.key, start: seq, end: seq, hash: row.hash, signature: row.signature };
+    }
+    if (registration && seq > 1) {
+      const bad = this.register(seq, row, registration);
+      if (bad) return bad;
+    }
+    // Stored text is attacker-controlled once the file left our hands: parse defensively. Many
+    // receipts name the same targets, so each distinct text is parsed (and indexed) once.
+    let targets = this.targetsSeen.get(row.targets);
+    const fresh = targets === undefined;
+    if (fresh) {
+      targets = parseJson<string[]>(row.targets);
+      if (Array.isArray(targets)) {
+        if (this.targetsSeen.size > 200_000) this.targetsSeen.clear();
+        this.targetsSeen.set(row.targets, targets);
+      }
+    }
+    const artifacts = row.artifact_digests === '{}' ? {} : parseJson<Record<string, string>>(row.artifact_digests);
+    if (!Array.isArray(targets) || !artifacts || typeof artifacts !== 'object') {
+      return { seq, kind: 'chain', reason: 'targets or artifact digests are not valid JSON' };
+    }
+    this.state.observe(new StoredReceiptFacts(seq, row.action, row.actor, targets, row.body, row.post_state_fp, artifacts), fresh);
+    if (this.expected && seq === this.expected.seq) this.hashAtExpected = row.hash;
+    this.prevHash = row.hash;
+    this.prevSig = row.signature;
+    return null;
+  }
+
+  private register(seq: number, row: ReceiptRow, reg: KeyRegistration): Broken | null {
+    if (!this.admins.has(row.actor)) return { seq, kind: 'signature', reason: `${row.actor} registered a key but is not an admin of this case` };
+    if (this.keys.has(reg.keyId)) return { seq, kind: 'signature', reason: `key ${reg.keyId} was already registered` };
+    for (const old of reg.retires) {
+      const k = this.keys.get(old);
+      if (!k || k.actorId !== reg.actorId) return { seq, kind: 'signature', reason: `retires ${old}, which is not a key of ${reg.actorId}` };
+      if (k.retiredAt === null) k.retiredAt = seq;
+    }
+    // A reviewer has one active key: anything the registration did not list as retired is a forgery.
+    for (const [id, k] of this.keys) {
+      if (k.actorId === reg.actorId && k.retiredAt === null) return { seq, kind: 'signature', reason: `registers a second active key for ${reg.actorId} without retiring ${id}` };
+    }
+    this.keys.set(reg.keyId, { actorId: reg.actorId, key: publicKeyObject(reg.publicKey), retiredAt: null });
+    if (row.action === 'actor:create' && parseJson<{ role?: string }>(row.body)?.role === 'admin') this.admins.add(reg.actorId);
+    return null;
+  }
+
+  private headProblem(): Broken | null {
+    const expected = this.expected!;
+    if (this.length < expected.seq) {
+      return { seq: this.length + 1, kind: 'head', reason: `the chain ends at seq ${this.length} but the expected head is seq ${expected.seq}: receipts ${this.length + 1}..${expected.seq} are missing (the tail was truncated)` };
+    }
+    if (expected.seq > 0 && this.hashAtExpected !== expected.hash) {
+      return { seq: expected.seq, kind: 'head', reason: `seq ${expected.seq} has hash ${this.hashAtExpected?.slice(0, 12)}…, not the expected head's ${expected.hash.slice(0, 12)}…: the chain was rewritten at or before seq ${expected.seq}` };
+    }
+    return null;
+  }
 }
 
-export function chainHead(db: CaseDb): { seq: number; hash: string; head: string } {
-  const last = db.prepare('SELECT seq, hash FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as
-    | { seq: number; hash: string }
-    | undefined;
-  const seq = last?.seq ?? 0;
-  const hash = last?.hash ?? GENESIS_HASH;
-  return { seq, hash, head: formatHead(seq, hash) };
+/** The earliest failing job of a batch (run-end failures pinpointed to the receipt). */
+function firstFailure(walk: ChainWalk, failed: SignatureJob[]): Broken | null {
+  let first: Broken | null = null;
+  for (const job of failed) {
+    const b = job.run ? (walk.pinpoint(job.run) ?? badSignature(job.seq)) : badSignature(job.seq);
+    if (!first || b.seq < first.seq) first = b;
+  }
+  return first;
 }
 
-export function listReceipts(db: CaseDb, limit: number, beforeSeq?: number): ReceiptView[] {
-  const rows = db
-    .prepare('SELECT * FROM audit_receipt WHERE seq < ? ORDER BY seq DESC LIMIT ?')
-    .all(beforeSeq ?? Number.MAX_SAFE_INTEGER, limit) as ReceiptRow[];
-  return rows.map((r) => ({
-    seq: r.seq,
-    at: r.at,
-    actor: r.actor,
-    action: r.action,
-    targets: JSON.parse(r.targets) as string[],
-    body: JSON.parse(r.body) as Record<string, unknown>,
-    prevHash: r.prev_hash,
-    hash: r.hash,
-  }));
+/** Verifies the chain on this thread; the completion gate uses it inside its transaction. */
+export function verifyChain(db: CaseDb, options: VerifyOptions = {}): ChainVerification {
+  let failure: Broken | null = null;
+  const walk: ChainWalk = new ChainWalk(db, options, (job) => {
+    if (!failure && !walk.check(job)) failure = firstFailure(walk, [job]);
+  });
+  // Stopping at the first bad signature keeps a broken chain cheap to diagnose.
+  while (!walk.done && !failure) walk.nextPage();
+  if (failure) return walk.result(failure);
+  const open = walk.closeOpenRun();
+  if (walk.broken && open && walk.mode === 'run-ends') failure = walk.pinpoint(open);
+  return walk.result(failure);
+}
+
+/**
+ * Verifies the chain with signature checks on libuv's thread pool, overlapped with hashing the
+ * next page here: the same answer as verifyChain, sooner on a machine with more than one core.
+ */
+export async function verifyChainAsync(db: CaseDb, options: VerifyOptions = {}): Promise<ChainVerification> {
+  let batch: SignatureJob[] = [];
+  const walk = new ChainWalk(db, options, (job) => batch.push(job));
+  const failed: SignatureJob[] = [];
+  const checkBatch = (jobs: SignatureJob[]): Promise<void> =>
+    Promise.all(
+      jobs.map(
+        (job) =>
+          new Promise<void>((resolve) => {
+            walk.verified += 1;
+            const bytes = decodeSignature(job.signature);
+            if (!bytes) {
+              failed.push(job);
+              resolve();
+              return;
+            }
+            try {
+              verifyAsync(null, signedMessage(job.hash), job.key, bytes, (err, ok) => {
+                if (err || !ok) failed.push(job);
+                resolve();
+              });
+            } catch {
+              failed.push(job);
+              resolve();
+            }
+          }),
+      ),
+    ).then(() => undefined);
+  let inFlight: Promise<void> = Promise.resolve();
+  while (!walk.done && failed.length === 0) {
+    walk.nextPage();
+    const jobs = batch;
+    batch = [];
+    await inFlight;
+    inFlight = checkBatch(jobs);
+  }
+  await inFlight;
+  let failure = firstFailure(walk, failed);
+  if (!failure) {
+    const open = walk.closeOpenRun();
+    await checkBatch(batch);
+    failure = firstFailure(walk, failed);
+    if (!failure && walk.broken && open && walk.mode === 'run-ends') failure = walk.pinpoint(open);
+  }
+  return walk.result(failure);
 }

@@ -1,8 +1,18 @@
-import { chainHead, listReceipts, verifyChain } from '../audit/verify';
+import { redactReceipts, redactVerification } from '../audit/redact';
+import { chainHead, listReceipts, verifyChainAsync } from '../audit/verify';
 import type { HandlersFor } from '../dispatch';
+import { listActorKeys, rekeyActor } from '../services/signingKeys';
 
 export const auditHandlers = {
-  'audit:verify': (s) => verifyChain(s.db()),
+  'audit:verify': async (s, req) => {
+    const ctx = s.context();
+    return redactVerification(ctx.db, ctx.actor, await verifyChainAsync(ctx.db, req));
+  },
   'audit:head': (s) => chainHead(s.db()),
-  'audit:list': (s, req) => ({ items: listReceipts(s.db(), req.limit, req.beforeSeq) }),
-} satisfies HandlersFor<'audit:verify' | 'audit:head' | 'audit:list'>;
+  'audit:list': (s, req) => {
+    const ctx = s.context();
+    return { items: redactReceipts(ctx.db, ctx.actor, listReceipts(ctx.db, req.limit, req.beforeSeq)) };
+  },
+  'audit:keys': (s) => ({ items: listActorKeys(s.db()) }),
+  'actor:rekey': (s, req) => rekeyActor(s.context(), req),
+} satisfies HandlersFor<'audit:verify' | 'audit:head' | 'audit:list' | 'audit:keys' | 'actor:rekey'>;

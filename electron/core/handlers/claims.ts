@@ -1,9 +1,11 @@
 import type { HandlersFor } from '../dispatch';
-import { bindEvidence, createClaim, getClaim, listClaims } from '../services/claims';
+import { bindEvidence, clearUnresolved, createClaim, getClaim, listClaims, markUnresolved } from '../services/claims';
 
 export const claimHandlers = {
   'claim:list': (s) => listClaims(s.context()),
   'claim:get': (s, req) => getClaim(s.context(), req.claimId),
   'claim:create': (s, req) => createClaim(s.context(), req),
   'claim:bind': (s, req) => bindEvidence(s.context(), req),
-} satisfies HandlersFor<'claim:list' | 'claim:get' | 'claim:create' | 'claim:bind'>;
+  'claim:markUnresolved': (s, req) => markUnresolved(s.context(), req),
+  'claim:clearUnresolved': (s, req) => clearUnresolved(s.context(), req),
+} satisfies HandlersFor<'claim:list' | 'claim:get' | 'claim:create' | 'claim:bind' | 'claim:markUnresolved' | 'claim:clearUnresolved'>;

@@ -1,5 +1,13 @@
 import type { HandlersFor } from '../dispatch';
-import { getEvidence, ingestEvidence, listEvidence, reviseEvidence, transitionEvidence } from '../services/evidence';
+import {
+  getEvidence,
+  ingestEvidence,
+  listEvidence,
+  reviseEvidence,
+  transitionEvidence,
+  validateEvidence,
+  verifySpan,
+} from '../services/evidence';
 
 export const evidenceHandlers = {
   'evidence:list': (s, req) => listEvidence(s.context(), req),
@@ -7,4 +15,14 @@ export const evidenceHandlers = {
   'evidence:ingest': (s, req) => ingestEvidence(s.context(), req),
   'evidence:transition': (s, req) => transitionEvidence(s.context(), req),
   'evidence:revise': (s, req) => reviseEvidence(s.context(), req),
-} satisfies HandlersFor<'evidence:list' | 'evidence:get' | 'evidence:ingest' | 'evidence:transition' | 'evidence:revise'>;
+  'evidence:validate': (s, req) => validateEvidence(s.context(), req.revisionId),
+  'evidence:verifySpan': (s, req) => verifySpan(s.context(), req.revisionId),
+} satisfies HandlersFor<
+  | 'evidence:list'
+  | 'evidence:get'
+  | 'evidence:ingest'
+  | 'evidence:transition'
+  | 'evidence:revise'
+  | 'evidence:validate'
+  | 'evidence:verifySpan'
+>;

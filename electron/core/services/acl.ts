@@ -10,13 +10,16 @@ export function visibleClassifications(max: Classification): Classification[] {
  * The SQL filter every read of evidence or claims goes through. ACL is a hard filter applied in
  * the query itself, so nothing outside the clearance is ever loaded, counted or described.
  */
-export function aclFilter(actor: Actor, alias: string): { sql: string; params: string[] } {
+export function aclFilter(actor: Actor, alias: string, options: { useIndex?: boolean } = {}): { sql: string; params: string[] } {
   const classes = visibleClassifications(actor.maxClassification);
-  const parts = [`${alias}.classification IN (${classes.map(() => '?').join(', ')})`];
+  // A unary + keeps SQLite from choosing the ACL index, for paged reads that must walk in key
+  // order and stop after one page instead of collecting and sorting every visible row.
+  const col = (name: string) => (options.useIndex === false ? `+${alias}.${name}` : `${alias}.${name}`);
+  const parts = [`${col('classification')} IN (${classes.map(() => '?').join(', ')})`];
   const params: string[] = [...classes];
   if (!actor.tenants.includes('*')) {
     if (actor.tenants.length === 0) return { sql: '0', params: [] };
-    parts.push(`${alias}.tenant IN (${actor.tenants.map(() => '?').join(', ')})`);
+    parts.push(`${col('tenant')} IN (${actor.tenants.map(() => '?').join(', ')})`);
     params.push(...actor.tenants);
   }
   return { sql: parts.join(' AND '), params };

@@ -10,8 +10,9 @@ import type { ServiceContext } from '../context';
 import { conflict, forbidden, notFound } from '../errors';
 import { aclFilter, canSee } from './acl';
 import { loadVisibleRevision, type RevisionRow } from './evidenceRows';
+import { bindingHistory, claimProjection, staleAmong } from './projection';
 
-interface ClaimRow {
+export interface ClaimRow {
   claim_id: string;
   statement: string;
   scope: string;
@@ -48,7 +49,7 @@ const toBinding = (b: BindingRow): BindingView => ({
   createdAt: b.created_at,
 });
 
-function loadVisibleClaim(ctx: ServiceContext, claimId: string, channel: string): ClaimRow {
+export function loadVisibleClaim(ctx: ServiceContext, claimId: string, channel: string): ClaimRow {
   const acl = aclFilter(ctx.actor, 'c');
   const row = ctx.db.prepare(`SELECT * FROM claim c WHERE c.claim_id = ? AND ${acl.sql}`).get(claimId, ...acl.params) as
     | ClaimRow
@@ -82,6 +83,8 @@ export function setOriginalSourcesResolver(resolver: OriginalSourcesOf): void {
 function statusOf(ctx: ServiceContext, claim: ClaimRow) {
   const bindings = currentBindings(ctx, claim);
   const scope = JSON.parse(claim.scope) as string[];
+  // Derived from revoked or superseded evidence (PROV): not usable until revalidated (§3.5).
+  const stale = staleAmong(ctx.db, bindings.map(({ binding }) => binding.revision_id));
   const statusBindings: StatusBinding[] = bindings.map(({ binding, revision }) => ({
     revisionRef: binding.revision_id,
     relation: binding.relation,
@@ -95,6 +98,7 @@ function statusOf(ctx: ServiceContext, claim: ClaimRow) {
         effectiveFrom: revision.effective_from,
         validUntil: revision.valid_until,
         appliesTo: JSON.parse(revision.applies_to) as string[],
+        fenced: stale.has(binding.revision_id),
       },
       { clearance: ctx.actor, now: ctx.now(), scope },
     ).usable,
@@ -109,7 +113,7 @@ function statusOf(ctx: ServiceContext, claim: ClaimRow) {
   return { derived, bindings };
 }
 
-function toSummaryWith(claim: ClaimRow, derived: ReturnType<typeof statusOf>['derived']): ClaimSummary {
+function toSummaryWith(ctx: ServiceContext, claim: ClaimRow, derived: ReturnType<typeof statusOf>['derived']): ClaimSummary {
   return {
     claimId: claim.claim_id,
     statement: claim.statement,
@@ -118,20 +122,22 @@ function toSummaryWith(claim: ClaimRow, derived: ReturnType<typeof statusOf>['de
     author: claim.author,
     support: derived.support,
     refute: derived.refute,
+    // Every read of a claim checks revocation fences: a dependent is never shown as current (§3.5).
+    ...claimProjection(ctx, claim.claim_id),
   };
 }
 
 export function listClaims(ctx: ServiceContext): ClaimSummary[] {
   const acl = aclFilter(ctx.actor, 'c');
   const rows = ctx.db.prepare(`SELECT * FROM claim c WHERE ${acl.sql} ORDER BY c.created_at, c.claim_id`).all(...acl.params) as ClaimRow[];
-  return rows.map((c) => toSummaryWith(c, statusOf(ctx, c).derived));
+  return rows.map((c) => toSummaryWith(ctx, c, statusOf(ctx, c).derived));
 }
 
 export function getClaim(ctx: ServiceContext, claimId: string): ClaimDetail {
   const claim = loadVisibleClaim(ctx, claimId, 'claim:get');
   const { derived, bindings } = statusOf(ctx, claim);
   return {
-    ...toSummaryWith(claim, derived),
+    ...toSummaryWith(ctx, claim, derived),
     scope: JSON.parse(claim.scope) as string[],
     policy: ClaimPolicySchema.parse(JSON.parse(claim.policy)),
     tenant: claim.tenant,
@@ -140,6 +146,7 @@ export function getClaim(ctx: ServiceContext, claimId: string): ClaimDetail {
     reasons: derived.reasons,
     missingKinds: derived.missingKinds,
     bindings: bindings.map(({ binding }) => toBinding(binding)),
+    historicalBindings: bindingHistory(ctx, claim.claim_id, claim.generation).map((b) => ({ ...toBinding(b), historical: true as const })),
   };
 }
 
@@ -193,4 +200,44 @@ export function bindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:bi
     });
     return toBinding(binding);
   })();
+}
+
+/**
+ * A reviewer records that a claim cannot be decided (DESIGN §3.3: UNRESOLVED is a reviewer's call,
+ * never derived). Tool-like: the role is checked independently of anything the evidence says.
+ */
+export function markUnresolved(ctx: ServiceContext, req: ParsedRequestOf<'claim:markUnresolved'>): ClaimDetail {
+  return setUnresolved(ctx, 'claim:markUnresolved', req.claimId, req.reason, true);
+}
+
+export function clearUnresolved(ctx: ServiceContext, req: ParsedRequestOf<'claim:clearUnresolved'>): ClaimDetail {
+  return setUnresolved(ctx, 'claim:clearUnresolved', req.claimId, req.reason, false);
+}
+
+function setUnresolved(ctx: ServiceContext, channel: string, claimId: string, reason: string, mark: boolean): ClaimDetail {
+  ctx.db.transaction(() => {
+    const claim = loadVisibleClaim(ctx, claimId, channel);
+    if (ctx.actor.role === 'analyst') {
+      throw forbidden(`${channel}: only a reviewer or admin may change whether a claim is UNRESOLVED; ${ctx.actor.actorId} is an analyst`);
+    }
+    if (mark && claim.unresolved_reason !== null) {
+      throw conflict(`${channel}: ${claimId} is already UNRESOLVED (${claim.unresolved_reason}); clear it first to record a new reason`);
+    }
+    if (!mark && claim.unresolved_reason === null) {
+      throw conflict(`${channel}: ${claimId} is not marked UNRESOLVED; nothing to clear`);
+    }
+    const next = mark ? reason : null;
+    const changed = ctx.db
+      .prepare('UPDATE claim SET unresolved_reason = ? WHERE claim_id = ? AND unresolved_reason IS ?')
+      .run(next, claimId, claim.unresolved_reason).changes;
+    if (changed !== 1) throw conflict(`${channel}: ${claimId} changed while you were deciding; reload and try again`);
+    appendReceipt(ctx, {
+      action: channel,
+      targets: [`claim:${claimId}`],
+      body: { claimId, generation: claim.generation, reason, ...(mark ? {} : { clearedReason: claim.unresolved_reason }) },
+      pre: { claimId, generation: claim.generation, unresolvedReason: claim.unresolved_reason },
+      post: { claimId, generation: claim.generation, unresolvedReason: next },
+    });
+  })();
+  return getClaim(ctx, claimId);
 }

@@ -2,14 +2,20 @@ import { randomUUID } from 'node:crypto';
 import type { LifecycleState } from '../../../shared/domain/enums';
 import { screenContent, type InjectionMatch } from '../../../shared/domain/injection';
 import { canTransition, describeIllegalTransition } from '../../../shared/domain/lifecycle';
-import type { RevisionDetail, RevisionSummary, ValidityContext } from '../../../shared/domain/schemas';
+import type { RevisionSummary, ValidityContext } from '../../../shared/domain/schemas';
+import { usability } from '../../../shared/domain/usable';
+import { failedChecks } from '../../../shared/domain/validationChecklist';
+import type { EvidenceDetail, ValidationRunView } from '../../../shared/ipc/channels/evidence';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
-import { conflict, forbidden, WorkbenchError } from '../errors';
+import { conflict, forbidden, invalid, WorkbenchError } from '../errors';
 import { aclFilter, canSee } from './acl';
 import { loadVisibleRevision, SUMMARY_COLUMNS, toContext, toDetail, toSummary, type RevisionRow } from './evidenceRows';
+import { ensureRevisionNode, ensureSourceNode, insertEdge } from './provenance';
+import { checkSpan, insertSpan, reverifySpan, spanOf } from './sources';
+import { checklistFor, latestValidationRun, storeValidationRun } from './validation';
 
 export interface IngestOutcome {
   revisionId: string;
@@ -21,7 +27,8 @@ export interface IngestOutcome {
 const REVIEWER_ONLY: ReadonlySet<LifecycleState> = new Set(['VALIDATED', 'REVOKED', 'SUPERSEDED']);
 
 /** Hooks later capabilities register to run inside a transition's transaction (fences, checks). */
-export type TransitionHook = (ctx: ServiceContext, change: { row: RevisionRow; from: LifecycleState; to: LifecycleState; reason: string; supportingRef: string | null }) => void;
+/** A hook may return facts it wrote (a fence, a job); they go into the transition's one receipt as `effects`. */
+export type TransitionHook = (ctx: ServiceContext, change: { row: RevisionRow; from: LifecycleState; to: LifecycleState; reason: string; supportingRef: string | null }) => Record<string, unknown> | void;
 const transitionHooks: TransitionHook[] = [];
 export function onTransition(hook: TransitionHook): void {
   if (!transitionHooks.includes(hook)) transitionHooks.push(hook);
@@ -88,21 +95,37 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
   assertWritable(ctx, req.context, 'evidence:ingest');
   const evidenceId = req.evidenceId ?? `ev-${randomUUID().slice(0, 8)}`;
   const sha = sha256Hex(req.content);
-  const screening = screen(req.content, req.declaredSha256, sha);
-  const { state, reason } = initialState(screening);
   const revisionId = `${evidenceId}@1`;
   return ctx.db.transaction(() => {
     const exists = ctx.db.prepare('SELECT 1 FROM evidence_lineage WHERE evidence_id = ?').get(evidenceId);
     if (exists) throw conflict(`evidence:ingest: evidence ${evidenceId} already exists; use evidence:revise to add a corrected revision`);
+    const span = req.span ? checkSpan(ctx, req.span, req.context, 'evidence:ingest') : null;
+    const screening = screen(req.content, req.declaredSha256, sha);
+    if (span?.mismatch) {
+      screening.matches.push({ patternId: 'span-mismatch', reason: span.mismatch, excerpt: '' });
+      screening.flagged = true;
+    }
+    const { state, reason } = initialState(screening);
     ctx.db
       .prepare('INSERT INTO evidence_lineage (evidence_id, title, created_at, created_by) VALUES (?, ?, ?, ?)')
       .run(evidenceId, req.title, ctx.now(), ctx.actor.actorId);
     insertRevision(ctx, { revisionId, evidenceId, revision: 1, supersedes: null, state, kind: req.kind, content: req.content, sha, mediaType: req.mediaType, context: req.context });
     recordTransition(ctx, revisionId, null, state, reason, null);
+    let spanBody: Record<string, unknown> | null = null;
+    if (req.span && span) {
+      const quoteSha256 = insertSpan(ctx, revisionId, req.span);
+      spanBody = { sourceId: req.span.sourceId, start: req.span.start, end: req.span.end, quoteSha256, matches: span.mismatch === null };
+      // A verified quote is a derivation: the revision traces to the source it quotes, so copies
+      // quoting one document count as one source. A mismatched quote proves nothing; no edge.
+      if (span.mismatch === null) {
+        const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:ingest');
+        insertEdge(ctx, 'wasDerivedFrom', ensureRevisionNode(ctx, row, []), ensureSourceNode(ctx, span.source, []));
+      }
+    }
     appendReceipt(ctx, {
       action: 'evidence:ingest',
-      targets: [`revision:${revisionId}`],
-      body: { revisionId, title: req.title, kind: req.kind, state, screening: screening.matches.map((m) => m.patternId) },
+      targets: [`revision:${revisionId}`, ...(req.span ? [`source:${req.span.sourceId}`] : [])],
+      body: { revisionId, title: req.title, kind: req.kind, state, screening: screening.matches.map((m) => m.patternId), ...(spanBody ? { span: spanBody } : {}) },
       post: { revisionId, state, contentSha256: sha },
       artifacts: { content: sha },
     });
@@ -110,7 +133,10 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
   })();
 }
 
-export function transitionEvidence(ctx: ServiceContext, req: ParsedRequestOf<'evidence:transition'>): { revisionId: string; from: LifecycleState; to: LifecycleState } {
+export function transitionEvidence(
+  ctx: ServiceContext,
+  req: ParsedRequestOf<'evidence:transition'>,
+): { revisionId: string; from: LifecycleState; to: LifecycleState; validation?: ValidationRunView } {
   return ctx.db.transaction(() => {
     const row = loadVisibleRevision(ctx.db, ctx.actor, req.revisionId, 'evidence:transition');
     const from = row.state;
@@ -120,21 +146,45 @@ export function transitionEvidence(ctx: ServiceContext, req: ParsedRequestOf<'ev
     if (REVIEWER_ONLY.has(req.to) && ctx.actor.role === 'analyst') {
       throw forbidden(`evidence:transition: moving evidence to ${req.to} needs a reviewer or admin; ${ctx.actor.actorId} is an analyst`);
     }
+    if (req.overrideReason !== undefined && req.to !== 'VALIDATED') {
+      throw invalid(`evidence:transition: overrideReason only applies to moves to VALIDATED; leave it out for ${req.to}`, [
+        { path: ['overrideReason'], message: 'only for VALIDATED' },
+      ]);
+    }
+    // The checklist gates every move to VALIDATED (first validation and re-validation after a
+    // dispute). It runs before anything is written, so a refusal leaves no trace.
+    const checks = req.to === 'VALIDATED' ? checklistFor(ctx, row) : null;
+    const failed = checks ? failedChecks(checks) : [];
+    if (failed.length > 0 && req.overrideReason === undefined) {
+      throw invalid(
+        `evidence:transition: ${req.revisionId} failed the validation checklist: ${failed.map((c) => `${c.id} (${c.detail})`).join('; ')}; ` +
+          'correct the evidence with evidence:revise, or as a reviewer override with overrideReason',
+        failed.map((c) => ({ path: ['validation', c.id], message: c.detail })),
+      );
+    }
     const supportingRef = req.supportingRef ?? null;
-    for (const hook of transitionHooks) hook(ctx, { row, from, to: req.to, reason: req.reason, supportingRef });
+    const effects: Record<string, unknown> = {};
+    for (const hook of transitionHooks) Object.assign(effects, hook(ctx, { row, from, to: req.to, reason: req.reason, supportingRef }) ?? {});
     const changed = ctx.db
       .prepare('UPDATE evidence_revision SET state = ?, state_version = state_version + 1 WHERE revision_id = ? AND state_version = ?')
       .run(req.to, req.revisionId, row.state_version).changes;
     if (changed !== 1) throw conflict(`evidence:transition: ${req.revisionId} changed while you were deciding; reload and try again`);
     recordTransition(ctx, req.revisionId, from, req.to, req.reason, supportingRef);
+    const overrideReason = failed.length > 0 ? (req.overrideReason ?? null) : null;
+    const runId = checks ? storeValidationRun(ctx, { revisionId: req.revisionId, fromState: from, checks, overrideReason }) : null;
     appendReceipt(ctx, {
       action: 'evidence:transition',
       targets: [`revision:${req.revisionId}`],
-      body: { revisionId: req.revisionId, from, to: req.to, reason: req.reason, supportingRef },
+      body: {
+        revisionId: req.revisionId, from, to: req.to, reason: req.reason, supportingRef,
+        ...(runId !== null ? { validation: { runId, failed: failed.map((c) => c.id), overrideReason } } : {}),
+        ...(Object.keys(effects).length > 0 ? { effects } : {}),
+      },
       pre: { revisionId: req.revisionId, state: from, stateVersion: row.state_version },
       post: { revisionId: req.revisionId, state: req.to, stateVersion: row.state_version + 1 },
     });
-    return { revisionId: req.revisionId, from, to: req.to };
+    const validation = runId !== null ? latestValidationRun(ctx, req.revisionId) : null;
+    return { revisionId: req.revisionId, from, to: req.to, ...(validation ? { validation } : {}) };
   })();
 }
 
@@ -171,8 +221,9 @@ export function reviseEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
   })();
 }
 
-export function listEvidence(ctx: ServiceContext, req: ParsedRequestOf<'evidence:list'>): { items: RevisionSummary[]; nextCursor: string | null } {
-  const acl = aclFilter(ctx.actor, 'r');
+/** The page query of evidence:list; exported so a test can hold its query plan to an index. */
+export function listEvidenceQuery(actor: ServiceContext['actor'], req: ParsedRequestOf<'evidence:list'>): { sql: string; params: (string | number)[] } {
+  const acl = aclFilter(actor, 'r', { useIndex: false });
   const where = [acl.sql];
   const params: (string | number)[] = [...acl.params];
   const filter = (sql: string, value: string | undefined) => {
@@ -183,12 +234,16 @@ export function listEvidence(ctx: ServiceContext, req: ParsedRequestOf<'evidence
   filter('r.state = ?', req.state);
   filter('r.kind = ?', req.kind);
   filter('r.revision_id > ?', req.after);
-  const rows = ctx.db
-    .prepare(
-      `SELECT ${SUMMARY_COLUMNS} FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id)
+  return {
+    sql: `SELECT ${SUMMARY_COLUMNS} FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id)
        WHERE ${where.join(' AND ')} ORDER BY r.revision_id LIMIT ?`,
-    )
-    .all(...params, req.limit + 1) as RevisionRow[];
+    params: [...params, req.limit + 1],
+  };
+}
+
+export function listEvidence(ctx: ServiceContext, req: ParsedRequestOf<'evidence:list'>): { items: RevisionSummary[]; nextCursor: string | null } {
+  const query = listEvidenceQuery(ctx.actor, req);
+  const rows = ctx.db.prepare(query.sql).all(...query.params) as RevisionRow[];
   const page = rows.slice(0, req.limit);
   return {
     items: page.map(toSummary),
@@ -196,6 +251,43 @@ export function listEvidence(ctx: ServiceContext, req: ParsedRequestOf<'evidence
   };
 }
 
-export function getEvidence(ctx: ServiceContext, revisionId: string): RevisionDetail {
-  return toDetail(ctx.db, loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:get'));
+export function getEvidence(ctx: ServiceContext, revisionId: string): EvidenceDetail {
+  const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:get');
+  const detail = toDetail(ctx.db, row);
+  return {
+    ...detail,
+    // Scope is empty here: applicability to a particular claim is judged where the claim is.
+    usability: usability(
+      { state: row.state, tenant: row.tenant, classification: row.classification, effectiveFrom: row.effective_from, validUntil: row.valid_until, appliesTo: detail.context.appliesTo },
+      { clearance: ctx.actor, now: ctx.now(), scope: [] },
+    ),
+    validation: latestValidationRun(ctx, revisionId),
+    span: spanOf(ctx, revisionId),
+  };
+}
+
+/** evidence:validate: the checklist as a dry run; computes and answers, writes nothing. */
+export function validateEvidence(ctx: ServiceContext, revisionId: string) {
+  const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:validate');
+  const checks = checklistFor(ctx, row);
+  return { revisionId, state: row.state, canValidate: canTransition(row.state, 'VALIDATED'), passed: failedChecks(checks).length === 0, checks };
+}
+
+/**
+ * evidence:verifySpan: re-extracts the quoted span from the stored source and re-hashes it. A
+ * mismatch quarantines the revision (one lifecycle transition, one receipt) when the lifecycle
+ * allows it; a revision already out of normal flows just reports the mismatch.
+ */
+export function verifySpan(ctx: ServiceContext, revisionId: string) {
+  return ctx.db.transaction(() => {
+    const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:verifySpan');
+    const span = spanOf(ctx, revisionId);
+    if (!span) throw invalid(`evidence:verifySpan: ${revisionId} quotes no source span; only evidence ingested with a span can be verified`);
+    const reason = reverifySpan(ctx, span, 'evidence:verifySpan');
+    const result = { revisionId, sourceId: span.sourceId, reason, quarantined: false, state: row.state };
+    if (reason === null) return { ...result, ok: true };
+    if (!canTransition(row.state, 'QUARANTINED')) return { ...result, ok: false };
+    transitionEvidence(ctx, { revisionId, to: 'QUARANTINED', reason: `evidence:verifySpan: ${reason}`, supportingRef: `source:${span.sourceId}` });
+    return { ...result, ok: false, quarantined: true, state: 'QUARANTINED' as const };
+  })();
 }

@@ -1,20 +1,21 @@
+import type { EvidenceDetail } from '../../../shared/ipc/channels/evidence';
 import { useEffect, useMemo } from 'react';
-import type { ActorView, BindingView, RevisionDetail } from '../../../shared/domain/schemas';
+import type { BindingView} from '../../../shared/domain/schemas';
 import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
 import { RelationTag, StatusBadge } from '../../components/Badges';
 import { ProvenanceCard } from './ProvenanceCard';
 import { claimSides } from './disputeQueue';
+import { DisputeOutcome } from './DisputeOutcome';
 
 interface Props {
   claim: ClaimDetail;
-  details: Record<string, RevisionDetail>;
-  actor: ActorView | null;
+  details: Record<string, EvidenceDetail>;
   ensureDetails: (ids: readonly string[]) => Promise<void>;
   onOpen: (revisionId: string) => void;
 }
 
 /** A MIXED claim: the supporting and the refuting evidence side by side, each with its provenance. */
-export function ClaimDispute({ claim, details, actor, ensureDetails, onOpen }: Props) {
+export function ClaimDispute({ claim, details, ensureDetails, onOpen }: Props) {
   const sides = useMemo(() => claimSides(claim.bindings), [claim.bindings]);
   useEffect(() => {
     void ensureDetails(claim.bindings.map((b) => b.revisionId));
@@ -32,7 +33,7 @@ export function ClaimDispute({ claim, details, actor, ensureDetails, onOpen }: P
       {bindings.map((b) => {
         const d = details[b.revisionId];
         return d ? (
-          <ProvenanceCard key={b.bindingId} detail={d} binding={b} scope={claim.scope} actor={actor} onOpen={onOpen} testId={`dispute-card-${b.revisionId}`} />
+          <ProvenanceCard key={b.bindingId} detail={d} binding={b} onOpen={onOpen} testId={`dispute-card-${b.revisionId}`} />
         ) : (
           <p key={b.bindingId} className="muted">
             Loading {b.revisionId}…
@@ -67,6 +68,7 @@ export function ClaimDispute({ claim, details, actor, ensureDetails, onOpen }: P
         {column('Supports the claim', sides.supporting, 'support', claim.support)}
         {column('Refutes the claim', sides.refuting, 'refute', claim.refute)}
       </div>
+      <DisputeOutcome claim={claim} />
       {sides.other.length > 0 && (
         <section className="panel">
           <h2>Context and unclassified bindings</h2>

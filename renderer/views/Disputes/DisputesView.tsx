@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { StateBadge, StatusBadge } from '../../components/Badges';
+import { LoadErrors } from '../../components/LoadErrors';
 import { selectActions } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { ClaimDispute } from './ClaimDispute';
@@ -8,14 +9,13 @@ import { currentEntry, disputeQueue } from './disputeQueue';
 import { RevisionDispute } from './RevisionDispute';
 
 export function DisputesView() {
-  const { claims, claimDetails, evidence, details, selected, actor } = useWorkbench(
+  const { claims, claimDetails, evidence, details, selected } = useWorkbench(
     useShallow((s) => ({
       claims: s.claims,
       claimDetails: s.claimDetails,
       evidence: s.evidence,
       details: s.revisionDetails,
       selected: s.selectedDispute,
-      actor: s.caseInfo?.actor ?? null,
     })),
   );
   const { selectDispute, ensureRevisionDetails, selectRevision, setView } = useWorkbench(useShallow(selectActions));
@@ -32,6 +32,7 @@ export function DisputesView() {
       <section className="panel queue-pane">
         <h1>Disputes</h1>
         <p className="muted small">MIXED claims and DISPUTED revisions. Each needs a reasoned outcome, not a count.</p>
+        <LoadErrors />
         <ul className="plain queue" data-testid="dispute-queue">
           {queue.map((e) => (
             <li key={e.key}>
@@ -66,7 +67,7 @@ export function DisputesView() {
       <div className="queue-detail">
         {entry?.kind === 'claim' &&
           (claimDetails[entry.claim.claimId] ? (
-            <ClaimDispute claim={claimDetails[entry.claim.claimId]!} details={details} actor={actor} ensureDetails={ensureRevisionDetails} onOpen={openInEvidence} />
+            <ClaimDispute claim={claimDetails[entry.claim.claimId]!} details={details} ensureDetails={ensureRevisionDetails} onOpen={openInEvidence} />
           ) : (
             <p className="muted">Loading {entry.claim.claimId}…</p>
           ))}
@@ -75,7 +76,7 @@ export function DisputesView() {
             revision={entry.revision}
             details={details}
             claims={allClaimDetails}
-            actor={actor}
+           
             ensureDetails={ensureRevisionDetails}
             onOpen={openInEvidence}
           />

@@ -1,43 +1,31 @@
-import type { ActorView, BindingView, RevisionDetail } from '../../../shared/domain/schemas';
-import { usability } from '../../../shared/domain/usable';
+import type { EvidenceDetail } from '../../../shared/ipc/channels/evidence';
+import type { BindingView } from '../../../shared/domain/schemas';
 import { RelationTag, StateBadge, StrengthTag } from '../../components/Badges';
 import { formatTime, orDash } from '../../components/format';
 import { InertText } from '../../components/InertText';
 import { TransitionForm } from '../../components/TransitionForm';
+import { UsabilityNote } from '../../components/UsabilityNote';
 
 /**
  * One side's evidence with everything an analyst weighs a conflict by: provenance (source type, ref,
- * version), time, revision, independence group and trust tier, plus whether it is usable for the
- * claim right now and why not.
+ * version), time, revision, independence group and trust tier, plus whether it is usable right now
+ * and why not (as the service computed it: the revocation fence is only known there).
  */
 export function ProvenanceCard({
   detail,
   binding,
-  scope,
-  actor,
   onOpen,
   testId,
   showMove = true,
 }: {
-  detail: RevisionDetail;
+  detail: EvidenceDetail;
   binding?: BindingView;
-  /** The claim's applicability scope; null when the card is not about a claim. */
-  scope: readonly string[] | null;
-  actor: ActorView | null;
   onOpen: (revisionId: string) => void;
   testId: string;
   /** Off where the surrounding view already offers the move for this revision. */
   showMove?: boolean;
 }) {
   const c = detail.context;
-  // The same Usable(E) function the service uses; the revocation fence is not visible from here.
-  const use =
-    actor && scope
-      ? usability(
-          { state: detail.state, tenant: c.tenant, classification: c.classification, effectiveFrom: c.effectiveFrom, validUntil: c.validUntil, appliesTo: c.appliesTo },
-          { clearance: actor, now: new Date().toISOString(), scope },
-        )
-      : null;
   return (
     <article className="prov-card" data-testid={testId}>
       <header className="row wrap">
@@ -47,13 +35,9 @@ export function ProvenanceCard({
         {binding && <span className="muted small">{binding.role}</span>}
       </header>
       <h3 className="prov-title">{detail.title}</h3>
-      {use && (
-        <p className={use.usable ? 'ok small' : 'warn-text small'} data-testid={`${testId}-usable`}>
-          {use.usable ? 'Usable for this claim now' : `Not usable now: ${use.reasons.map((r) => r.message).join('; ')}`}
-        </p>
-      )}
+      <UsabilityNote usability={detail.usability} testId={`${testId}-usable`} />
       <dl className="facts compact prov-facts">
-        <div className="fact">
+        <div className="fact span2">
           <dt>Source</dt>
           <dd data-testid={`${testId}-source`}>
             {c.sourceType} · <span className="mono">{c.sourceRef}</span> · version {orDash(c.sourceVersion)}

@@ -1,5 +1,6 @@
+import type { EvidenceDetail } from '../../../shared/ipc/channels/evidence';
 import { useEffect } from 'react';
-import type { ActorView, RevisionDetail, RevisionSummary } from '../../../shared/domain/schemas';
+import type { RevisionSummary } from '../../../shared/domain/schemas';
 import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
 import { RelationTag, StateBadge } from '../../components/Badges';
 import { formatTime } from '../../components/format';
@@ -9,9 +10,8 @@ import { ProvenanceCard } from './ProvenanceCard';
 
 interface Props {
   revision: RevisionSummary;
-  details: Record<string, RevisionDetail>;
+  details: Record<string, EvidenceDetail>;
   claims: readonly ClaimDetail[];
-  actor: ActorView | null;
   ensureDetails: (ids: readonly string[]) => Promise<void>;
   onOpen: (revisionId: string) => void;
 }
@@ -20,7 +20,7 @@ interface Props {
  * A DISPUTED revision beside the evidence it conflicts with (the dispute's supporting ref, when that
  * names a revision), with the claims that rest on it and the moves that settle it.
  */
-export function RevisionDispute({ revision, details, claims, actor, ensureDetails, onOpen }: Props) {
+export function RevisionDispute({ revision, details, claims, ensureDetails, onOpen }: Props) {
   const detail = details[revision.revisionId];
   const entry = detail ? latestEntryInto(detail.transitions, 'DISPUTED') : null;
   const counterpartId = referencedRevision(entry?.supportingRef ?? null);
@@ -71,14 +71,14 @@ export function RevisionDispute({ revision, details, claims, actor, ensureDetail
           <header className="side-head">
             <h2>Disputed revision</h2>
           </header>
-          <ProvenanceCard detail={detail} scope={null} actor={actor} onOpen={onOpen} showMove={false} testId={`dispute-card-${detail.revisionId}`} />
+          <ProvenanceCard detail={detail} onOpen={onOpen} showMove={false} testId={`dispute-card-${detail.revisionId}`} />
         </section>
         <section className="side side-counter" data-testid="dispute-side-counterpart">
           <header className="side-head">
             <h2>Conflicting evidence</h2>
           </header>
           {counterpart ? (
-            <ProvenanceCard detail={counterpart} scope={null} actor={actor} onOpen={onOpen} testId={`dispute-card-${counterpart.revisionId}`} />
+            <ProvenanceCard detail={counterpart} onOpen={onOpen} testId={`dispute-card-${counterpart.revisionId}`} />
           ) : (
             <p className="muted">
               {counterpartId ? `Loading ${counterpartId}…` : 'The dispute names no revision as its counterpart; see the reason above.'}

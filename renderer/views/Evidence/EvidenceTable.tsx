@@ -20,7 +20,7 @@ export function EvidenceTable({
           <th>kind</th>
           <th>source · producer</th>
           <th>observed (UTC)</th>
-          <th>tenant · class</th>
+          <th>tenant</th>
         </tr>
       </thead>
       <tbody>
@@ -42,18 +42,24 @@ export function EvidenceTable({
             <td>
               <StateBadge state={r.state} testId={`evidence-row-state-${r.revisionId}`} />
             </td>
-            <td className="wrap">
-              <code className="small">{r.revisionId}</code>
+            <td className="wrap title-cell">
               <div>{r.title}</div>
+              <code className="small muted">{r.revisionId}</code>
             </td>
-            <td>{r.kind}</td>
+            <td className="small">{r.kind}</td>
             <td>
               {r.sourceType}
               <div className="muted small">{r.producer}</div>
             </td>
-            <td className="mono nowrap">{formatTime(r.observedAt)}</td>
-            <td className="nowrap">
-              {r.tenant} · <span className={`class-${r.classification}`}>{r.classification}</span>
+            <td className="mono nowrap small">
+              {/* Date over time keeps the column narrow enough for the title to breathe. */}
+              {formatTime(r.observedAt).split(' ').map((part) => (
+                <div key={part}>{part}</div>
+              ))}
+            </td>
+            <td className="small">
+              {r.tenant}
+              <div className={`class-${r.classification}`}>{r.classification}</div>
             </td>
           </tr>
         ))}

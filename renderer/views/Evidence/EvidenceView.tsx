@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { LoadErrors } from '../../components/LoadErrors';
 import { RevisionDetailPanel } from '../../components/RevisionDetailPanel';
 import { selectActions } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
@@ -8,22 +9,23 @@ import { EvidenceTable } from './EvidenceTable';
 import { filterEvidence } from './filter';
 
 export function EvidenceView() {
-  const { evidence, filter, selectedId, details, evidenceError } = useWorkbench(
+  const { evidence, filter, selectedId, details } = useWorkbench(
     useShallow((s) => ({
       evidence: s.evidence,
       filter: s.evidenceFilter,
       selectedId: s.selectedRevisionId,
       details: s.revisionDetails,
-      evidenceError: s.evidenceError,
     })),
   );
   const { selectRevision, setEvidenceFilter, ensureRevisionDetails } = useWorkbench(useShallow(selectActions));
   const rows = useMemo(() => filterEvidence(evidence, filter), [evidence, filter]);
-  const detail = selectedId ? details[selectedId] : undefined;
+  // A selection can outlive its visibility (another acting reviewer, another case).
+  const listed = selectedId !== null && evidence.some((r) => r.revisionId === selectedId);
+  const detail = listed ? details[selectedId] : undefined;
 
   useEffect(() => {
-    if (selectedId) void ensureRevisionDetails([selectedId]);
-  }, [selectedId, ensureRevisionDetails]);
+    if (selectedId && listed) void ensureRevisionDetails([selectedId]);
+  }, [selectedId, listed, ensureRevisionDetails]);
 
   return (
     <div className="split">
@@ -35,11 +37,7 @@ export function EvidenceView() {
           </span>
         </div>
         <EvidenceFilters evidence={evidence} filter={filter} onChange={setEvidenceFilter} />
-        {evidenceError && (
-          <p className="error" role="alert" data-testid="evidence-error">
-            {evidenceError}
-          </p>
-        )}
+        <LoadErrors />
         <div className="scroll">
           <EvidenceTable rows={rows} selectedId={selectedId} onSelect={selectRevision} />
         </div>
@@ -49,7 +47,11 @@ export function EvidenceView() {
           <RevisionDetailPanel detail={detail} evidence={evidence} onSelectRevision={selectRevision} testId="evidence-detail" />
         ) : (
           <p className="muted" data-testid="evidence-detail-empty">
-            {selectedId ? `Loading ${selectedId}…` : 'Select a revision to inspect its context, content and history.'}
+            {!selectedId
+              ? 'Select a revision to inspect its context, content and history.'
+              : listed
+                ? `Loading ${selectedId}…`
+                : `${selectedId} is not visible to the acting reviewer.`}
           </p>
         )}
       </section>

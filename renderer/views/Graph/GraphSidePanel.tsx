@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { StatusBadge } from '../../components/Badges';
 import { ClaimDetailPanel } from '../../components/ClaimDetailPanel';
+import { LoadErrors } from '../../components/LoadErrors';
 import { RevisionDetailPanel } from '../../components/RevisionDetailPanel';
 import { selectActions } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
@@ -50,6 +51,7 @@ export function GraphSidePanel() {
   }
   return (
     <section className="panel detail-pane" data-testid="graph-side">
+      <LoadErrors />
       {selection && (
         <button type="button" className="link small back" data-testid="graph-clear-selection" onClick={() => selectGraphNode(null)}>
           ← all claims

@@ -1,8 +1,11 @@
-import { Panel, useReactFlow } from '@xyflow/react';
+import { useReactFlow } from '@xyflow/react';
 import { RELATIONS } from '../../../shared/domain/enums';
 import { RELATION_STYLE } from './relationStyle';
 
-/** Zoom and layout controls of our own, so each carries a test id and a plain-language label. */
+/**
+ * Zoom and layout controls of our own, so each carries a test id and a plain-language label. They sit
+ * above the canvas, not over it, so no node is ever hidden behind them.
+ */
 export function GraphToolbar({
   showUnbound,
   onShowUnbound,
@@ -16,7 +19,7 @@ export function GraphToolbar({
 }) {
   const flow = useReactFlow();
   return (
-    <Panel position="top-left" className="graph-toolbar">
+    <div className="graph-toolbar">
       <button type="button" className="secondary small" data-testid="graph-fit-width" onClick={onFitWidth}>
         Fit width
       </button>
@@ -38,13 +41,13 @@ export function GraphToolbar({
           {undrawnBindings} binding(s) to revisions not listed for you are not drawn
         </span>
       )}
-    </Panel>
+    </div>
   );
 }
 
 export function GraphLegend() {
   return (
-    <Panel position="bottom-left" className="graph-legend" data-testid="graph-legend">
+    <div className="graph-legend" data-testid="graph-legend">
       {RELATIONS.map((r) => {
         const look = RELATION_STYLE[r];
         return (
@@ -56,6 +59,6 @@ export function GraphLegend() {
           </span>
         );
       })}
-    </Panel>
+    </div>
   );
 }

@@ -7,7 +7,7 @@ import { useWorkbench } from '../../state/store';
 import { GraphSidePanel } from './GraphSidePanel';
 import { GraphLegend, GraphToolbar } from './GraphToolbar';
 import { edgeTypes, nodeTypes, RelationMarkers } from './nodes';
-import { LAYOUT, toFlow, type WorkbenchFlowNode } from './toFlow';
+import { claimNodeId, LAYOUT, revisionNodeId, toFlow, type WorkbenchFlowNode } from './toFlow';
 
 const MARGIN = 24;
 
@@ -49,10 +49,34 @@ function GraphCanvas() {
     void flow.setViewport({ x: MARGIN * zoom, y: MARGIN, zoom });
   }, [flow, showUnbound]);
 
+  const nodesRef = useRef(nodes);
+  useEffect(() => {
+    nodesRef.current = nodes;
+  }, [nodes]);
+
   const nodeCount = nodes.length;
   useEffect(() => {
     if (nodeCount > 0) fitWidth();
   }, [nodeCount, fitWidth]);
+
+  // A selection made outside the canvas (claim list, binding links) may sit off-screen: bring it in,
+  // but leave the viewport alone when the node is already visible, so clicks never make it jump.
+  useEffect(() => {
+    if (!selection) return;
+    const id = selection.kind === 'claim' ? claimNodeId(selection.id) : revisionNodeId(selection.id);
+    const node = nodesRef.current.find((n) => n.id === id);
+    const el = canvas.current;
+    if (!node || !el) return;
+    const { x, y, zoom } = flow.getViewport();
+    const left = node.position.x * zoom + x;
+    const top = node.position.y * zoom + y;
+    const w = (node.width ?? 0) * zoom;
+    const h = (node.height ?? 0) * zoom;
+    if (left >= 0 && top >= 0 && left + w <= el.clientWidth && top + h <= el.clientHeight) return;
+    void flow.setCenter(node.position.x + (node.width ?? 0) / 2, node.position.y + (node.height ?? 0) / 2, { zoom, duration: 250 });
+    // Only a new selection should move the view, not a data refresh that rebuilds the nodes:
+    // `nodes` is read through a ref for that reason.
+  }, [selection, flow]);
 
   const onNodeClick: NodeMouseHandler<WorkbenchFlowNode> = useCallback(
     (_event, node) => {
@@ -64,27 +88,29 @@ function GraphCanvas() {
 
   return (
     <div className="graph-layout fill">
-      <div className="panel graph-canvas" ref={canvas} data-testid="graph-canvas">
-        <RelationMarkers />
-        <ReactFlow<WorkbenchFlowNode>
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          edgeTypes={edgeTypes}
-          onNodeClick={onNodeClick}
-          onPaneClick={() => selectGraphNode(null)}
-          nodesDraggable={false}
-          nodesConnectable={false}
-          edgesFocusable={false}
-          minZoom={0.2}
-          maxZoom={1.75}
-          // Offline tool: the attribution is a link to the internet the window cannot open anyway.
-          proOptions={{ hideAttribution: true }}
-        >
-          <Background gap={24} size={1} color="#d9dde3" />
-          <GraphToolbar showUnbound={showUnbound} onShowUnbound={setShowUnboundEvidence} onFitWidth={fitWidth} undrawnBindings={undrawnBindings} />
-          <GraphLegend />
-        </ReactFlow>
+      <div className="panel graph-panel">
+        <GraphToolbar showUnbound={showUnbound} onShowUnbound={setShowUnboundEvidence} onFitWidth={fitWidth} undrawnBindings={undrawnBindings} />
+        <div className="graph-canvas" ref={canvas} data-testid="graph-canvas">
+          <RelationMarkers />
+          <ReactFlow<WorkbenchFlowNode>
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
+            onNodeClick={onNodeClick}
+            onPaneClick={() => selectGraphNode(null)}
+            nodesDraggable={false}
+            nodesConnectable={false}
+            edgesFocusable={false}
+            minZoom={0.2}
+            maxZoom={1.75}
+            // Offline tool: the attribution is a link to the internet the window cannot open anyway.
+            proOptions={{ hideAttribution: true }}
+          >
+            <Background gap={24} size={1} color="#d9dde3" />
+          </ReactFlow>
+        </div>
+        <GraphLegend />
       </div>
       <GraphSidePanel />
     </div>

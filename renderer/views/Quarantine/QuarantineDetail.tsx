@@ -1,5 +1,6 @@
+import type { EvidenceDetail } from '../../../shared/ipc/channels/evidence';
 import type { LifecycleState } from '../../../shared/domain/enums';
-import type { RevisionDetail } from '../../../shared/domain/schemas';
+
 import { StateBadge, StrengthTag } from '../../components/Badges';
 import { formatTime } from '../../components/format';
 import { latestEntryInto } from '../../components/history';
@@ -17,7 +18,7 @@ const MOVE_LABELS: Partial<Record<LifecycleState, string>> = {
  * A quarantined revision under inspection. The content is untrusted data: it is shown inert, framed
  * as untrusted, and nothing in it is ever acted on. Release lands on CANDIDATE, never VALIDATED.
  */
-export function QuarantineDetail({ detail, onDone }: { detail: RevisionDetail; onDone: (message: string, to: LifecycleState) => void }) {
+export function QuarantineDetail({ detail, onDone }: { detail: EvidenceDetail; onDone: (message: string, to: LifecycleState) => void }) {
   const entry = latestEntryInto(detail.transitions, 'QUARANTINED');
   return (
     <article className="detail" data-testid="quarantine-detail">

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatTime } from '../../components/format';
+import { LoadErrors } from '../../components/LoadErrors';
 import { latestEntryInto } from '../../components/history';
 import { selectActions } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
@@ -28,6 +29,7 @@ export function QuarantineView() {
       <section className="panel queue-pane">
         <h1>Quarantine</h1>
         <p className="muted small">Suspected poisoned, tampered or unknown-source evidence, hidden from normal flows until released or revoked.</p>
+        <LoadErrors />
         {outcome && (
           <p className="ok small" role="status" data-testid="quarantine-outcome">
             {outcome.message}{' '}

@@ -12,6 +12,8 @@ export const ClaimDetail = ClaimSummary.extend({
   reasons: z.array(z.string()),
   missingKinds: z.array(z.string()),
   bindings: z.array(BindingView),
+  /** Bindings of earlier generations (kept as history, never in force), newest generation first. */
+  historicalBindings: z.array(BindingView.extend({ historical: z.literal(true) })).optional(),
 });
 export type ClaimDetail = z.infer<typeof ClaimDetail>;
 
@@ -29,6 +31,14 @@ export const claimChannels = {
         classification: Classification,
       })
       .strict(),
+    response: ClaimDetail,
+  },
+  'claim:markUnresolved': {
+    request: z.object({ claimId: Id, reason: z.string().trim().min(1, 'a reason is required').max(4000) }).strict(),
+    response: ClaimDetail,
+  },
+  'claim:clearUnresolved': {
+    request: z.object({ claimId: Id, reason: z.string().trim().min(1, 'a reason is required').max(4000) }).strict(),
     response: ClaimDetail,
   },
   'claim:bind': {

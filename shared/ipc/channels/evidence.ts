@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { EvidenceKind, LifecycleState } from '../../domain/enums';
 import { Id, RevisionDetail, RevisionId, RevisionSummary, ValidityContext } from '../../domain/schemas';
+import { USABILITY_CONJUNCTS } from '../../domain/usable';
+import { VALIDATION_CHECKS } from '../../domain/validationChecklist';
 
 export const ScreeningResult = z.object({
   flagged: z.boolean(),
@@ -10,6 +12,56 @@ export const ScreeningResult = z.object({
 const Content = z.string().max(1_000_000, 'evidence content is limited to 1,000,000 characters');
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
 const Reason = z.string().trim().min(1, 'a reason is required').max(4000);
+
+export const ValidationCheck = z.object({ id: z.enum(VALIDATION_CHECKS), passed: z.boolean(), detail: z.string() });
+export type ValidationCheck = z.infer<typeof ValidationCheck>;
+
+/** A stored checklist run: the one that moved the revision to VALIDATED, override included. */
+export const ValidationRunView = z.object({
+  runId: z.number().int(),
+  revisionId: z.string(),
+  fromState: LifecycleState,
+  actor: z.string(),
+  at: z.string(),
+  passed: z.boolean(),
+  overrideReason: z.string().nullable(),
+  checks: z.array(ValidationCheck),
+});
+export type ValidationRunView = z.infer<typeof ValidationRunView>;
+
+export const UsabilityView = z.object({
+  usable: z.boolean(),
+  reasons: z.array(z.object({ conjunct: z.enum(USABILITY_CONJUNCTS), message: z.string() })),
+});
+
+/** The span of a stored source document a revision quotes (DESIGN §3.1, seed 004). */
+export const SpanInput = z
+  .object({
+    sourceId: Id,
+    /** UTF-16 code unit offsets, as String.prototype.slice takes them; end is exclusive. */
+    start: z.number().int().min(0),
+    end: z.number().int().min(1),
+    quote: z.string().min(1).max(100_000),
+  })
+  .strict()
+  .refine((s) => s.end > s.start, { message: 'end must be greater than start', path: ['end'] });
+export const SpanView = z.object({
+  sourceId: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  quote: z.string(),
+  quoteSha256: z.string(),
+});
+export type SpanView = z.infer<typeof SpanView>;
+
+/** evidence:get: the revision plus why it is (not) usable, its last validation and its quoted span. */
+export const EvidenceDetail = RevisionDetail.extend({
+  /** usability() against the acting reviewer with an empty scope: failing conjuncts are the reasons. */
+  usability: UsabilityView,
+  validation: ValidationRunView.nullable(),
+  span: SpanView.nullable(),
+});
+export type EvidenceDetail = z.infer<typeof EvidenceDetail>;
 
 export const evidenceChannels = {
   'evidence:list': {
@@ -25,7 +77,7 @@ export const evidenceChannels = {
   },
   'evidence:get': {
     request: z.object({ revisionId: RevisionId }).strict(),
-    response: RevisionDetail,
+    response: EvidenceDetail,
   },
   'evidence:ingest': {
     request: z
@@ -38,6 +90,8 @@ export const evidenceChannels = {
         /** The hash the producer declared; a mismatch with the content quarantines the revision. */
         declaredSha256: Sha256.optional(),
         context: ValidityContext,
+        /** A quoted span of a stored source document; a quote that does not match quarantines. */
+        span: SpanInput.optional(),
       })
       .strict(),
     response: z.object({
@@ -53,9 +107,40 @@ export const evidenceChannels = {
         to: LifecycleState,
         reason: Reason,
         supportingRef: z.string().min(1).max(500).optional(),
+        /** Reviewer override of failed validation checks (to VALIDATED only); recorded and receipted. */
+        overrideReason: Reason.optional(),
       })
       .strict(),
-    response: z.object({ revisionId: z.string(), from: LifecycleState, to: LifecycleState }),
+    response: z.object({
+      revisionId: z.string(),
+      from: LifecycleState,
+      to: LifecycleState,
+      /** The stored checklist run, on moves to VALIDATED. */
+      validation: ValidationRunView.optional(),
+    }),
+  },
+  'evidence:validate': {
+    request: z.object({ revisionId: RevisionId }).strict(),
+    response: z.object({
+      revisionId: z.string(),
+      state: LifecycleState,
+      /** Whether the lifecycle allows a move to VALIDATED from the current state at all. */
+      canValidate: z.boolean(),
+      passed: z.boolean(),
+      checks: z.array(ValidationCheck),
+    }),
+  },
+  'evidence:verifySpan': {
+    request: z.object({ revisionId: RevisionId }).strict(),
+    response: z.object({
+      ok: z.boolean(),
+      revisionId: z.string(),
+      sourceId: z.string(),
+      reason: z.string().nullable(),
+      /** True when this call moved the revision to QUARANTINED. */
+      quarantined: z.boolean(),
+      state: LifecycleState,
+    }),
   },
   'evidence:revise': {
     request: z

@@ -3,6 +3,15 @@ import { m0010_case } from './0010-case';
 import { m0020_evidence } from './0020-evidence';
 import { m0030_claims } from './0030-claims';
 import { m0040_audit } from './0040-audit';
+import { m0100_validation } from './0100-validation';
+import { m0110_sources } from './0110-sources';
+import { m0120_provenance } from './0120-provenance';
+import { m0130_search } from './0130-search';
+import { m0200_signatures } from './0200-signatures';
+import { m0210_decisions } from './0210-decisions';
+import { m0220_review_votes } from './0220-review-votes';
+import { m0300_revocation } from './0300-revocation';
+import { m0310_remediation } from './0310-remediation';
 
 export interface Migration {
   readonly version: number;
@@ -11,6 +20,20 @@ export interface Migration {
 }
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
-export const MIGRATIONS: readonly Migration[] = [m0010_case, m0020_evidence, m0030_claims, m0040_audit];
+export const MIGRATIONS: readonly Migration[] = [
+  m0010_case,
+  m0020_evidence,
+  m0030_claims,
+  m0040_audit,
+  m0100_validation,
+  m0110_sources,
+  m0120_provenance,
+  m0130_search,
+  m0200_signatures,
+  m0210_decisions,
+  m0220_review_votes,
+  m0300_revocation,
+  m0310_remediation,
+];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

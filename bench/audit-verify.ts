@@ -1,0 +1,196 @@
+/**
+ * Audit chain verification at scale (issue 4): builds a case file with N receipts (default
+ * 1,000,000, every one hashed and Ed25519-signed by one of six reviewers), then times, in the same
+ * run and over the same rows:
+ *   baseline  – read every receipt and chain SHA-256 over the stored bodies, nothing else;
+ *   run-ends  – verifyChain checking the signature at the end of each run of one signer (plus the
+ *               full hash chain, key registrations and state bookkeeping);
+ *   every     – verifyChain checking every receipt's signature (the default of audit:verify).
+ * Reviewer runs are drawn from a seeded geometric distribution (--mean-run, default 32): how many
+ * receipts one reviewer appends before someone else does. Run-ends cost grows with the number of
+ * runs, so the figure is printed with it.
+ *
+ *   npx tsx bench/audit-verify.ts [--receipts 1000000] [--mean-run 32] [--repeats 3] [--skip-every]
+ */
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Keyring, type SigningKey } from '../electron/core/audit/keys';
+import { chainHash, receiptHashBody, signedMessage, type ReceiptRow } from '../electron/core/audit/receipts';
+import { verifyChainAsync, type VerifyOptions } from '../electron/core/audit/verify';
+import { dispatch } from '../electron/core/dispatch';
+import { handlers } from '../electron/core/handlers';
+import { readCaseMeta } from '../electron/core/services/caseMeta';
+import { Session } from '../electron/core/session';
+
+const { values } = parseArgs({
+  options: {
+    receipts: { type: 'string', default: '1000000' },
+    'mean-run': { type: 'string', default: '32' },
+    repeats: { type: 'string', default: '3' },
+    'skip-every': { type: 'boolean', default: false },
+  },
+});
+const N = Number(values.receipts);
+const MEAN_RUN = Number(values['mean-run']);
+const REPEATS = Number(values.repeats);
+const REVIEWERS = ['admin', 'ana', 'ben', 'cem', 'dia', 'eli'];
+
+/** mulberry32: a small seeded PRNG, so every run of the bench builds the same chain. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const perReceipt = (ms: number, n: number) => `${((ms * 1000) / n).toFixed(2)} µs/receipt`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function time<T>(run: () => T): { ms: number; value: T } {
+  const start = performance.now();
+  const value = run();
+  return { ms: performance.now() - start, value };
+}
+
+async function createCase(dir: string): Promise<{ path: string; keys: Map<string, SigningKey> }> {
+  const path = join(dir, 'bench.case.sqlite');
+  const session = new Session({ userDataDir: join(dir, 'user'), log: () => {} });
+  const ok = (e: { ok: boolean }) => {
+    if (!e.ok) throw new Error(JSON.stringify(e));
+  };
+  ok(await dispatch(handlers, session, 'case:create', { path, name: 'bench', admin: { actorId: 'admin', displayName: 'Admin' } }));
+  for (const actorId of REVIEWERS.slice(1)) {
+    ok(await dispatch(handlers, session, 'actor:create', { actorId, displayName: actorId, role: 'reviewer', tenants: ['*'], maxClassification: 'restricted' }));
+  }
+  const db = session.db();
+  const keyring = new Keyring(session.keysDir, readCaseMeta(db).caseId);
+  const keys = new Map(REVIEWERS.map((a) => [a, keyring.activeKey(db, a, 'bench')]));
+  session.close();
+  return { path, keys };
+}
+
+/** Appends receipts straight into the file, hashed and signed exactly as appendReceipt does. */
+function appendReceipts(path: string, keys: Map<string, SigningKey>): { runs: number } {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const last = db.prepare('SELECT * FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as ReceiptRow;
+  const insert = db.prepare(
+    `INSERT INTO audit_receipt (seq, at, actor, action, targets, body, pre_state_fp, post_state_fp, artifact_digests, prev_hash, hash, signer, signature)
+     VALUES (?, ?, ?, ?, ?, ?, NULL, ?, '{}', ?, ?, ?, ?)`,
+  );
+  const random = prng(20261120);
+  let prevHash = last.hash;
+  let prevSig = last.signature;
+  let actor = last.actor;
+  let runLeft = 0;
+  let runs = 0;
+  const start = Date.parse('2026-11-20T08:00:00.000Z');
+  const batch = db.transaction((from: number, to: number) => {
+    for (let seq = from; seq <= to; seq++) {
+      if (runLeft === 0) {
+        const others = REVIEWERS.filter((r) => r !== actor);
+        actor = others[Math.floor(random() * others.length)]!;
+        runLeft = Math.max(1, Math.round(-Math.log(1 - random()) * MEAN_RUN));
+        runs += 1;
+      }
+      runLeft -= 1;
+      const key = keys.get(actor)!;
+      const claim = `cl-${seq % 5000}`;
+      const revision = `ev-${seq % 20000}@1`;
+      const row = {
+        seq,
+        at: new Date(start + seq * 1000).toISOString(),
+        actor,
+        action: 'bench:note',
+        targets: `["claim:${claim}","revision:${revision}"]`,
+        body: `{"claimId":"${claim}","note":"reviewed the sign-in record against the proxy log; consistent with the timeline","reason":"receipt ${seq}","revisionId":"${revision}"}`,
+        pre_state_fp: null,
+        post_state_fp: createHash('sha256').update(`state ${seq}`).digest('hex'),
+        artifact_digests: '{}',
+        signer: key.keyId,
+        prev_signature: prevSig,
+      };
+      const hash = chainHash(prevHash, receiptHashBody(row));
+      const signature = key.sign(signedMessage(hash));
+      insert.run(row.seq, row.at, row.actor, row.action, row.targets, row.body, row.post_state_fp, prevHash, hash, row.signer, signature);
+      prevHash = hash;
+      prevSig = signature;
+    }
+  });
+  for (let from = last.seq + 1; from <= N; from += 20_000) batch(from, Math.min(N, from + 19_999));
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  return { runs };
+}
+
+/** The baseline: the same rows, read the same way, with only the SHA-256 chain over their bodies. */
+function chainOnly(db: Database.Database): string {
+  const page = db.prepare('SELECT * FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT 4096');
+  let h = '0'.repeat(64);
+  let after = 0;
+  for (;;) {
+    const rows = page.all(after) as ReceiptRow[];
+    for (const r of rows) h = createHash('sha256').update(h + r.body).digest('hex');
+    if (rows.length < 4096) return h;
+    after = rows[rows.length - 1]!.seq;
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'erwb-bench-'));
+  try {
+    process.stdout.write(`audit-verify bench: ${N.toLocaleString('en')} receipts, ${REVIEWERS.length} reviewers, mean run ${MEAN_RUN}\n`);
+    const { path, keys } = await createCase(dir);
+    const built = time(() => appendReceipts(path, keys));
+    const { runs } = built.value;
+    process.stdout.write(`build: ${seconds(built.ms)} (${perReceipt(built.ms, N)}: hash + Ed25519 sign + insert), ${runs.toLocaleString('en')} runs, file ${(statSync(path).size / 1e6).toFixed(0)} MB\n`);
+
+    const db = new Database(path, { readonly: true });
+    const measure = async (label: string, repeats: number, run: () => unknown) => {
+      const times: number[] = [];
+      for (let i = 0; i < repeats; i++) {
+        const start = performance.now();
+        await run();
+        times.push(performance.now() - start);
+      }
+      const m = median(times);
+      process.stdout.write(`${label}: median ${seconds(m)} of ${repeats} [${times.map(seconds).join(', ')}] (${perReceipt(m, N)})\n`);
+      return m;
+    };
+    const verify = (options: VerifyOptions) => async () => {
+      const v = await verifyChainAsync(db, options);
+      if (!v.ok || v.length !== N) throw new Error(`bench chain did not verify: ${JSON.stringify(v.firstBroken)}`);
+    };
+    const baseline = await measure('baseline (SHA-256 chain over bodies)', REPEATS, () => void chainOnly(db));
+    const runEnds = await measure('verifyChain, signatures at run ends', REPEATS, verify({ signatures: 'run-ends' }));
+    const every = values['skip-every'] ? null : await measure('verifyChain, every signature', 1, verify({ signatures: 'every' }));
+    db.close();
+
+    process.stdout.write(`\nratio run-ends / baseline: ${(runEnds / baseline).toFixed(2)}x (${runs.toLocaleString('en')} signature checks)\n`);
+    if (every !== null) process.stdout.write(`ratio every    / baseline: ${(every / baseline).toFixed(2)}x (${N.toLocaleString('en')} signature checks)\n`);
+    const perSignature = every !== null ? (every - runEnds) / (N - runs) : null;
+    if (perSignature !== null) {
+      process.stdout.write(
+        `one Ed25519 verification costs ~${(perSignature * 1000).toFixed(0)} µs here; verification without signatures ~${(((runEnds - runs * perSignature) / baseline)).toFixed(2)}x baseline.\n` +
+          `goal < 2x baseline: run-ends ${runEnds / baseline < 2 ? 'meets' : 'misses'} it at mean run ${MEAN_RUN}; every-signature mode ${every! / baseline < 2 ? 'meets' : 'misses'} it.\n`,
+      );
+    }
+  } finally {
+    if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true }); else process.stdout.write(`kept ${dir}\n`);
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,141 @@
+import Database from 'better-sqlite3';
+import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../../shared/domain/canonical';
+import { tableDigest } from '../store/digest';
+import { keyIdOf, publicKeyObject, verifySignature } from './keys';
+import { appendReceipt, receiptHashBody, signedMessage, type ReceiptRow } from './receipts';
+import { createReviewCase, type ReviewCase } from './reviewCase';
+
+let rc: ReviewCase;
+beforeEach(async () => {
+  rc = await createReviewCase();
+});
+afterEach(() => rc.cleanup());
+
+const rows = () => rc.session.db().prepare('SELECT * FROM audit_receipt ORDER BY seq').all() as ReceiptRow[];
+
+describe('receipt hashing', () => {
+  it('hashes exactly canonicalJson of the parsed receipt, spliced from stored canonical text', async () => {
+    await rc.evidence('ev-1');
+    const all = rows();
+    let prevSignature: string | null = null;
+    for (const r of all) {
+      const parsed = {
+        seq: r.seq,
+        at: r.at,
+        actor: r.actor,
+        action: r.action,
+        targets: JSON.parse(r.targets) as unknown,
+        body: JSON.parse(r.body) as unknown,
+        pre_state_fp: r.pre_state_fp,
+        post_state_fp: r.post_state_fp,
+        artifact_digests: JSON.parse(r.artifact_digests) as unknown,
+        signer: r.signer,
+        prev_signature: prevSignature,
+      };
+      expect(receiptHashBody({ ...r, prev_signature: prevSignature })).toBe(canonicalJson(parsed));
+      prevSignature = r.signature;
+    }
+  });
+
+  it('signs every receipt with the acting reviewer\'s registered key', async () => {
+    await rc.evidence('ev-1');
+    rc.as('bob');
+    await rc.call('claim:create', { statement: 'bob claims', tenant: 'acme', classification: 'internal' });
+    const keys = new Map((await rc.call('audit:keys', {})).items.map((k) => [k.keyId, k]));
+    for (const r of rows()) {
+      const key = keys.get(r.signer!);
+      expect(key?.actorId).toBe(r.actor);
+      expect(keyIdOf(key!.publicKey)).toBe(r.signer);
+      expect(verifySignature(publicKeyObject(key!.publicKey), signedMessage(r.hash), r.signature!)).toBe(true);
+    }
+    expect(new Set(rows().map((r) => r.actor))).toEqual(new Set(['admin', 'bob']));
+  });
+
+  it('refuses to append outside a transaction', () => {
+    const ctx = rc.session.context();
+    expect(() => appendReceipt(ctx, { action: 'test:x', targets: [], body: {} })).toThrow(/inside the change's transaction/);
+  });
+});
+
+describe('reviewer keys on this machine', () => {
+  const keyDir = () => join(rc.session.keysDir, rc.session.db().prepare("SELECT value FROM case_meta WHERE key = 'case_id'").pluck().get() as string);
+
+  it('keeps private keys in the session\'s user data dir, 0600 in a 0700 folder, one per reviewer', () => {
+    expect(rc.session.keysDir.startsWith(rc.dir)).toBe(true);
+    const files = readdirSync(keyDir()).filter((f) => f.endsWith('.pem'));
+    expect(files.sort()).toEqual(['admin.pem', 'alice.pem', 'bob.pem', 'carol.pem', 'dave.pem', 'erin.pem', 'faye.pem']);
+    expect(statSync(keyDir()).mode & 0o777).toBe(0o700);
+    for (const f of files) expect(statSync(join(keyDir(), f)).mode & 0o777).toBe(0o600);
+    // The case file holds public keys only.
+    const db = rc.session.db();
+    expect(JSON.stringify(db.prepare('SELECT * FROM actor_key').all())).not.toContain('PRIVATE KEY');
+    expect(JSON.stringify(db.prepare('SELECT body FROM audit_receipt').all())).not.toContain('PRIVATE KEY');
+  });
+
+  it('refuses changes by a reviewer whose key is not on this machine, but still reads and verifies', async () => {
+    await rc.evidence('ev-1');
+    const pem = join(keyDir(), 'bob.pem');
+    renameSync(pem, `${pem}.elsewhere`);
+    rc.session.close();
+    rc.session.open(rc.casePath); // a fresh session: nothing cached
+    rc.as('bob');
+    const before = tableDigest(rc.casePath);
+    const env = await rc.raw('claim:create', { statement: 'from another machine', tenant: 'acme', classification: 'internal' });
+    expect(env.ok).toBe(false);
+    if (!env.ok) {
+      expect(env.error.code).toBe('FORBIDDEN');
+      expect(env.error.message).toMatch(/^claim:create refused: no signing key for reviewer bob on this machine; .*actor:rekey.*Reading and verifying the case still work\.$/);
+    }
+    expect(tableDigest(rc.casePath)).toBe(before);
+    expect((await rc.call('evidence:list', {})).items).toHaveLength(1);
+    expect((await rc.call('audit:verify', {})).ok).toBe(true);
+
+    // An admin here issues bob a new key; bob can work again and the chain still verifies.
+    rc.as('admin');
+    const key = await rc.call('actor:rekey', { actorId: 'bob', reason: 'case carried to the IR laptop without bob\'s key' });
+    expect(existsSync(pem) || existsSync(`${pem}.next`)).toBe(true);
+    rc.as('bob');
+    await rc.call('claim:create', { statement: 'after rekey', tenant: 'acme', classification: 'internal' });
+    const last = rows().at(-1)!;
+    expect(last.signer).toBe(key.keyId);
+    const keys = (await rc.call('audit:keys', {})).items.filter((k) => k.actorId === 'bob');
+    expect(keys.map((k) => k.retiredAt === null)).toEqual([false, true]);
+    expect(await rc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
+  });
+
+  it('lets an admin replace their own key, signing the change with the old one', async () => {
+    const old = (await rc.call('audit:keys', {})).items.find((k) => k.actorId === 'admin')!;
+    const fresh = await rc.call('actor:rekey', { actorId: 'admin', reason: 'rotation' });
+    const rekey = rows().at(-1)!;
+    expect(rekey.signer).toBe(old.keyId);
+    await rc.evidence('ev-after');
+    expect(rows().at(-1)!.signer).toBe(fresh.keyId);
+    expect((await rc.call('audit:verify', {})).ok).toBe(true);
+  });
+
+  it('refuses rekeying by a non-admin', async () => {
+    rc.as('bob');
+    expect(await rc.raw('actor:rekey', { actorId: 'carol', reason: 'x' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+  });
+});
+
+describe('signing on top of a tampered chain', () => {
+  it('refuses to append after a last receipt whose signature does not verify, writing nothing', async () => {
+    await rc.evidence('ev-1');
+    rc.session.close();
+    const raw = new Database(rc.casePath);
+    raw.exec('DROP TRIGGER audit_receipt_no_update');
+    const last = raw.prepare('SELECT MAX(seq) FROM audit_receipt').pluck().get() as number;
+    raw.prepare("UPDATE audit_receipt SET signature = 'AAAA' WHERE seq = ?").run(last);
+    raw.close();
+    rc.session.open(rc.casePath);
+    const before = tableDigest(rc.casePath);
+    const env = await rc.raw('claim:create', { statement: 'on top of a forgery', tenant: 'acme', classification: 'internal' });
+    expect(env).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    if (!env.ok) expect(env.error.message).toContain(`the last receipt (seq ${last}) carries a signature that does not verify`);
+    expect(tableDigest(rc.casePath)).toBe(before);
+  });
+});

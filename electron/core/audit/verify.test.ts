@@ -1,0 +1,152 @@
+import Database from 'better-sqlite3';
+import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { verifyCaseFile } from '../../host/verifyCommand';
+import type { ServiceContext } from '../context';
+import { getActor } from '../services/actors';
+import { keyIdOf, pinnedKeySource, type KeyRegistration, type SigningKey } from './keys';
+import { appendReceipt } from './receipts';
+import { createReviewCase, type ReviewCase } from './reviewCase';
+import { verifyChain } from './verify';
+
+let rc: ReviewCase;
+beforeEach(async () => {
+  rc = await createReviewCase();
+  await rc.evidence('ev-1');
+  await rc.claim('cl-1');
+  await rc.bind('cl-1', 'ev-1@1');
+});
+afterEach(() => rc.cleanup());
+
+/** Appends a receipt in `actorId`'s name signed with `key`: what someone holding that key could do. */
+function appendWith(actorId: string, key: SigningKey, input: Parameters<typeof appendReceipt>[1]): number {
+  const ctx = rc.session.context();
+  const forged: ServiceContext = { ...ctx, actor: getActor(ctx.db, actorId)!, keyring: pinnedKeySource(ctx.keyring!, key) };
+  return ctx.db.transaction(() => appendReceipt(forged, input))().seq;
+}
+
+/** Appends a receipt with `signerOf`'s real key, the way a colluding reviewer could. */
+function appendAs(actorId: string, signerOf: string, input: Parameters<typeof appendReceipt>[1]): number {
+  const ctx = rc.session.context();
+  return appendWith(actorId, ctx.keyring!.activeKey(ctx.db, signerOf, 'test'), input);
+}
+
+describe('verifyChain', () => {
+  it('checks fewer signatures in run-ends mode and reaches the same verdict', () => {
+    const every = verifyChain(rc.session.db(), { signatures: 'every' });
+    const runEnds = verifyChain(rc.session.db(), { signatures: 'run-ends' });
+    expect(every).toMatchObject({ ok: true, firstBroken: null, signatures: { verified: every.length } });
+    expect(runEnds).toMatchObject({ ok: true, length: every.length, head: every.head, rootKey: every.rootKey });
+    expect(runEnds.signatures.verified).toBeLessThan(every.signatures.verified);
+    expect(every.fingerprints.checked).toBeGreaterThan(0);
+  });
+
+  it('refuses a receipt signed with another reviewer\'s key', () => {
+    const seq = appendAs('carol', 'bob', { action: 'claim:note', targets: ['claim:cl-1'], body: { note: 'in carol\'s name' } });
+    const v = verifyChain(rc.session.db());
+    expect(v.firstBroken).toMatchObject({ seq, kind: 'signature' });
+    expect(v.firstBroken!.reason).toContain('a key of bob, not of the receipt\'s actor carol');
+  });
+
+  it('refuses a key registered by a non-admin, even with a valid signature', () => {
+    const publicKey = (generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
+    const carolsKey = rc.session.db().prepare("SELECT key_id FROM actor_key WHERE actor_id = 'carol'").pluck().get() as string;
+    const reg: KeyRegistration = { actorId: 'carol', keyId: keyIdOf(publicKey), publicKey, retires: [carolsKey] };
+    const seq = appendAs('bob', 'bob', { action: 'actor:rekey', targets: [`key:${reg.keyId}`, 'actor:carol'], body: { actorId: 'carol', registersKey: reg } });
+    const v = verifyChain(rc.session.db());
+    expect(v.firstBroken).toMatchObject({ seq, kind: 'signature', reason: 'bob registered a key but is not an admin of this case' });
+  });
+
+  it('refuses signatures by a retired key', async () => {
+    const keyFile = join(rc.session.keysDir, rc.session.db().prepare("SELECT value FROM case_meta WHERE key = 'case_id'").pluck().get() as string, 'bob.pem');
+    const stolen = createPrivateKey(readFileSync(keyFile, 'utf8')); // what a lost laptop still holds
+    const oldKeyId = rc.session.db().prepare("SELECT key_id FROM actor_key WHERE actor_id = 'bob' AND retired_at IS NULL").pluck().get() as string;
+    await rc.call('actor:rekey', { actorId: 'bob', reason: 'laptop lost' });
+    const seq = appendWith('bob', { keyId: oldKeyId, sign: (m) => sign(null, m, stolen).toString('base64') }, { action: 'claim:note', targets: ['claim:cl-1'], body: {} });
+    const v = verifyChain(rc.session.db());
+    expect(v.firstBroken).toMatchObject({ seq, kind: 'signature' });
+    expect(v.firstBroken!.reason).toContain('after it was retired');
+  });
+
+  it('reports unsigned receipts (older than signatures, or stripped)', () => {
+    const db = new Database(rc.casePath);
+    db.exec('DROP TRIGGER audit_receipt_no_update');
+    db.prepare('UPDATE audit_receipt SET signer = NULL, signature = NULL WHERE seq = 1').run();
+    db.close();
+    const v = verifyChain(rc.session.db());
+    expect(v.firstBroken).toMatchObject({ seq: 1, kind: 'signature' });
+    expect(v.firstBroken!.reason).toContain('unsigned');
+  });
+
+  it('detects a chain rewritten before an expected head', async () => {
+    const head = await rc.call('audit:head', {});
+    const other = `erwb-head:${head.seq}:${'0'.repeat(64)}`;
+    expect((await rc.call('audit:verify', { expectedHead: head.head })).ok).toBe(true);
+    const v = await rc.call('audit:verify', { expectedHead: other });
+    expect(v.firstBroken).toMatchObject({ seq: head.seq, kind: 'head' });
+    expect(v.firstBroken!.reason).toContain('rewritten at or before');
+    expect((await rc.raw('audit:verify', { expectedHead: 'erwb-head:x' })).ok).toBe(false);
+  });
+
+  it('notices a row inserted behind the chain\'s back', async () => {
+    await rc.evidence('ev-2');
+    expect(verifyChain(rc.session.db()).ok).toBe(true);
+    const db = new Database(rc.casePath);
+    db.prepare(
+      `INSERT INTO claim_binding (claim_id, generation, revision_id, relation, role, rationale, created_by, created_at)
+       VALUES ('cl-1', 1, 'ev-2@1', 'FULL_SUPPORT', 'SUPPORTING', '', 'alice', '2026-11-20T09:00:00.000Z')`,
+    ).run();
+    db.close();
+    const v = verifyChain(rc.session.db());
+    expect(v.firstBroken).toMatchObject({ seq: v.length + 1, kind: 'state' });
+    expect(v.firstBroken!.reason).toContain('binding of revision:ev-2@1 to claim:cl-1');
+  });
+});
+
+describe('what a reviewer outside the clearance sees', () => {
+  it('withholds receipts about hidden evidence in audit:list and names nothing hidden in audit:verify', async () => {
+    const secret = await rc.evidence('ev-secret', { classification: 'restricted' });
+    rc.as('faye');
+    const items = (await rc.call('audit:list', { limit: 500 })).items;
+    expect(items.some((r) => r.targets[0] === 'hidden')).toBe(true);
+    expect(JSON.stringify(items)).not.toContain(secret);
+    const db = new Database(rc.casePath);
+    db.exec('DROP TRIGGER evidence_revision_immutable');
+    db.prepare("UPDATE evidence_revision SET content = 'edited' WHERE revision_id = ?").run(secret);
+    db.close();
+    const v = await rc.call('audit:verify', {});
+    expect(v.ok).toBe(false);
+    expect(JSON.stringify(v)).not.toContain(secret);
+    rc.as('admin');
+    expect((await rc.call('audit:verify', {})).firstBroken!.reason).toContain(secret);
+  });
+});
+
+describe('verifyCaseFile', () => {
+  it('says when a file is older or newer than this build, and never migrates it', async () => {
+    rc.session.close();
+    const older = join(rc.dir, 'older.sqlite');
+    copyFileSync(rc.casePath, older);
+    const o = new Database(older);
+    o.exec('DROP TABLE review_vote');
+    o.pragma('user_version = 210');
+    o.close();
+    const r = await verifyCaseFile(older);
+    expect(r.exitCode).toBe(0);
+    expect(r.notes.join(' ')).toContain('older than this build');
+    const check = new Database(older, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(210);
+    check.close();
+
+    const newer = join(rc.dir, 'newer.sqlite');
+    copyFileSync(rc.casePath, newer);
+    const n = new Database(newer);
+    n.pragma('user_version = 9999');
+    n.close();
+    const r2 = await verifyCaseFile(newer);
+    expect(r2.exitCode).toBe(3);
+    expect(r2.summary).toContain('newer workbench (schema 9999');
+  });
+});

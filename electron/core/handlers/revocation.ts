@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import type { HandlersFor } from '../dispatch';
+import { epochMs } from '../services/fenceRows';
+import { listRemediations, getRemediation } from '../services/remediationView';
+import { requestRereview, retainCurrentRevision, withdrawRemediated } from '../services/remediation';
+import { revocationStatus } from '../services/revocationStatus';
+import type { Session } from '../session';
+import { workerLoopStatus } from '../worker/loop';
+import { runWorker } from '../worker/outbox';
+// Side-effect imports: the fence hook on evidence transitions, and the audit and gate checks.
+import '../services/fence';
+import '../services/revocationChecks';
+
+const status = (s: Session, limit: number) => {
+  const ctx = s.context();
+  return revocationStatus(ctx, limit, workerLoopStatus(), epochMs(ctx));
+};
+
+export const revocationHandlers = {
+  'revocation:status': (s, req) => status(s, req.limit),
+  'revocation:runWorker': (s, req) => {
+    const ctx = s.context();
+    const run = runWorker(ctx, { owner: `call:${process.pid}:${randomUUID().slice(0, 8)}`, maxJobs: req.maxJobs });
+    // Jobs of revocations outside the clearance are left out, like everything else about them.
+    const visible = new Set(status(s, 500).revocations.map((r) => r.fenceId));
+    const rootOf = ctx.db.prepare('SELECT root_fence_id FROM outbox_job WHERE job_id = ?');
+    const jobs = run.jobs.filter((j) => visible.has((rootOf.get(j.jobId) as { root_fence_id: number }).root_fence_id));
+    return { jobs, status: status(s, 50) };
+  },
+  'remediation:list': (s, req) => listRemediations(s.context(), req.status),
+  'remediation:get': (s, req) => getRemediation(s.context(), req.remediationId),
+  'remediation:retainCurrentRevision': (s, req) => retainCurrentRevision(s.context(), req),
+  'remediation:requestRereview': (s, req) => requestRereview(s.context(), req),
+  'remediation:withdraw': (s, req) => withdrawRemediated(s.context(), req),
+} satisfies HandlersFor<
+  | 'revocation:status'
+  | 'revocation:runWorker'
+  | 'remediation:list'
+  | 'remediation:get'
+  | 'remediation:retainCurrentRevision'
+  | 'remediation:requestRereview'
+  | 'remediation:withdraw'
+>;

@@ -1,0 +1,151 @@
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createReviewCase, type ReviewCase } from '../audit/reviewCase';
+import { tableDigest } from '../store/digest';
+import { registerGateCheck } from './gate';
+
+let rc: ReviewCase;
+beforeEach(async () => {
+  rc = await createReviewCase();
+});
+afterEach(() => rc.cleanup());
+
+async function decide(claimId: string, verdict: 'SUPPORTED' | 'REFUTED' | 'UNRESOLVED' | 'NEEDS_MORE_EVIDENCE' = 'SUPPORTED') {
+  rc.as('bob');
+  const d = await rc.call('decision:propose', { claimId, verdict, rationale: 'reasoned' });
+  rc.as('carol');
+  await rc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+  rc.as('admin');
+  return d;
+}
+
+const kinds = (blockers: { kind: string; target: string }[]) => blockers.map((b) => `${b.kind} ${b.target}`).sort();
+
+describe('case:finalize', () => {
+  it('lists every blocker kind it knows, writes nothing while blocked, then finalizes once they are cleared', async () => {
+    const ev1 = await rc.evidence('ev-1');
+    const ev2 = await rc.evidence('ev-2');
+    const ev3 = await rc.evidence('ev-3');
+    await rc.claim('cl-undecided');
+    await rc.bind('cl-undecided', ev1);
+    await rc.claim('cl-proposed');
+    await rc.bind('cl-proposed', ev1);
+    rc.as('bob');
+    const open = await rc.call('decision:propose', { claimId: 'cl-proposed', verdict: 'REFUTED', rationale: 'r' });
+    await rc.claim('cl-stale');
+    await rc.bind('cl-stale', ev1);
+    await decide('cl-stale');
+    await rc.bind('cl-stale', ev2);
+    await rc.claim('cl-disputed');
+    await rc.bind('cl-disputed', ev3);
+    await decide('cl-disputed');
+    await rc.call('evidence:transition', { revisionId: ev3, to: 'DISPUTED', reason: 'EDR and inventory disagree' });
+    await rc.claim('cl-more');
+    await rc.bind('cl-more', ev1);
+    await decide('cl-more', 'NEEDS_MORE_EVIDENCE');
+
+    const before = tableDigest(rc.casePath);
+    const blocked = await rc.call('case:finalize', {});
+    expect(blocked.final).toBe(false);
+    expect(blocked.certifiedHead).toBeNull();
+    expect(kinds(blocked.blockers)).toEqual(
+      [
+        'undecided claim:cl-undecided',
+        'open-proposal claim:cl-proposed',
+        'stale-fingerprint claim:cl-stale',
+        `dispute revision:${ev3}`,
+        'undecided claim:cl-more',
+      ].sort(),
+    );
+    for (const b of blocked.blockers) expect(b.message.length).toBeGreaterThan(20);
+    expect(tableDigest(rc.casePath)).toBe(before);
+    expect((await rc.call('case:gate', {})).blockers).toEqual(blocked.blockers);
+
+    // Clear them one by one, the way reviewers would.
+    await decide('cl-undecided', 'UNRESOLVED');
+    rc.as('carol');
+    await rc.call('decision:approve', { decisionId: open.decisionId, fingerprint: open.fingerprint });
+    rc.as('admin');
+    await decide('cl-stale');
+    await rc.call('evidence:transition', { revisionId: ev3, to: 'VALIDATED', reason: 'inventory was stale; EDR confirmed' });
+    await decide('cl-more', 'REFUTED');
+
+    const headBefore = (await rc.call('audit:head', {})).head;
+    const done = await rc.call('case:finalize', {});
+    expect(done).toMatchObject({ final: true, blockers: [], certifiedHead: headBefore });
+    const head = await rc.call('audit:head', {});
+    expect(done.head).toBe(head.head);
+    const receipt = (await rc.call('audit:list', { limit: 1 })).items[0]!;
+    expect(receipt.action).toBe('case:finalize');
+    expect(receipt.body.certifiedHead).toBe(headBefore);
+    expect((receipt.body.claims as unknown[]).length).toBe(5);
+    expect(await rc.call('case:gate', {})).toMatchObject({ ready: true, final: true, lastFinalization: { seq: head.seq, certifiedHead: headBefore } });
+
+    // Anything appended afterwards makes the case a draft again until it is finalized anew.
+    await rc.claim('cl-late');
+    expect((await rc.call('case:gate', {})).final).toBe(false);
+  });
+
+  it('blocks a SUPPORTED decision whose quorum no longer survives, and an approval resting on revoked evidence', async () => {
+    const ev = await rc.evidence('ev-q');
+    await rc.claim('cl-q', { quorumSize: 3 });
+    await rc.bind('cl-q', ev);
+    const { basis } = await rc.call('review:get', { claimId: 'cl-q' });
+    const checklist = { supportedByQuote: true, contradictingEvidence: false, sourceQualityMatchesClaim: true, outdated: false, marketingOrForum: false };
+    for (const v of ['dave', 'erin']) {
+      rc.as(v);
+      await rc.call('review:vote', { claimId: 'cl-q', basis, refuted: false, checklist, reason: 'holds' });
+    }
+    await decide('cl-q');
+    rc.as('erin');
+    await rc.call('review:vote', { claimId: 'cl-q', basis, refuted: null, checklist, reason: 'changed my mind, abstaining' });
+    rc.as('admin');
+    expect(kinds((await rc.call('case:gate', {})).blockers)).toEqual(['quorum claim:cl-q']);
+
+    const ev2 = await rc.evidence('ev-r');
+    await rc.claim('cl-r');
+    await rc.bind('cl-r', ev2);
+    const d = await decide('cl-r');
+    await rc.call('evidence:transition', { revisionId: ev2, to: 'REVOKED', reason: 'feed entry was fabricated' });
+    const blockers = (await rc.call('case:gate', {})).blockers;
+    expect(kinds(blockers)).toContain(`revalidation decision:${d.decisionId}`);
+  });
+
+  it('runs checks other capabilities register, and blocks on a broken audit chain', async () => {
+    await rc.claim('cl-x');
+    await decide('cl-x', 'UNRESOLVED');
+    registerGateCheck('test remediation', (ctx) =>
+      (ctx.db.prepare("SELECT claim_id FROM claim WHERE claim_id = 'cl-x'").all() as { claim_id: string }[]).map((r) => ({
+        kind: 'remediation',
+        target: `claim:${r.claim_id}`,
+        message: `remediation for ${r.claim_id} is open`,
+      })),
+    );
+    try {
+      expect((await rc.call('case:gate', {})).blockers).toEqual([{ kind: 'remediation', target: 'claim:cl-x', message: 'remediation for cl-x is open', check: 'test remediation' }]);
+    } finally {
+      registerGateCheck('test remediation', () => []);
+    }
+    const raw = new Database(rc.casePath);
+    raw.exec('DROP TRIGGER audit_receipt_no_update');
+    raw.prepare("UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = 3").run();
+    raw.close();
+    const gate = await rc.call('case:gate', {});
+    expect(gate.blockers.map((b) => [b.kind, b.target])).toEqual([['chain', 'audit:seq:3']]);
+  });
+
+  it('is refused to non-admins and to an admin not cleared for the whole case', async () => {
+    await rc.claim('cl-secret', { classification: 'restricted' });
+    rc.as('bob');
+    expect(await rc.raw('case:finalize', {})).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    rc.as('admin');
+    await rc.call('actor:create', { actorId: 'gus', displayName: 'Gus (admin, internal)', role: 'admin', tenants: ['acme'], maxClassification: 'internal' });
+    rc.as('gus');
+    const env = await rc.raw('case:finalize', {});
+    expect(env).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    if (!env.ok) expect(env.error.message).not.toContain('cl-secret');
+    const gate = await rc.call('case:gate', {});
+    expect(gate.blockers).toEqual([expect.objectContaining({ target: 'hidden' })]);
+    expect(JSON.stringify(gate)).not.toContain('cl-secret');
+  });
+});

@@ -1,0 +1,235 @@
+import type { BindingRole, Classification, LifecycleState, Relation, SupportProjection } from '../../../shared/domain/enums';
+import { pendingReason, supportProjection, type NameRevision, type ProjectionResult } from '../../../shared/domain/supportProjection';
+import { usability } from '../../../shared/domain/usable';
+import type { ServiceContext } from '../context';
+import type { CaseDb } from '../store/caseFile';
+import { visibleRefs } from './claimBasis';
+import { ancestorFences, fencesOn, type FenceRow } from './fenceRows';
+
+/**
+ * Support projections of claims (DESIGN §3.5): the live value computed from the bindings as they
+ * are, the value the worker last stored (with its compare-and-swap version), and the fence check
+ * every read path makes. One batch loader serves the worker (a page of 500 claims in a handful of
+ * queries) and the read paths (one claim).
+ */
+export interface BoundRevision {
+  claim_id: string;
+  binding_id: number;
+  revision_id: string;
+  role: BindingRole;
+  relation: Relation;
+  evidence_id: string;
+  state: LifecycleState;
+  tenant: string;
+  classification: Classification;
+  effective_from: string | null;
+  valid_until: string | null;
+  applies_to: string;
+}
+
+export interface StoredProjection {
+  claim_id: string;
+  generation: number;
+  projection: SupportProjection;
+  reasons: string;
+  version: number;
+  fence_watermark: number;
+  computed_at: string;
+  job_id: number | null;
+}
+
+export interface ClaimProjectionState {
+  claimId: string;
+  generation: number;
+  scope: string[];
+  bindings: BoundRevision[];
+  /** Fences on each bound revision's PROV ancestors (other lineages). */
+  ancestors: Map<string, FenceRow[]>;
+  /** Fences directly on each bound revision. */
+  direct: Map<string, FenceRow[]>;
+  stored: StoredProjection | null;
+  /** The earliest fence committed after the stored projection that touches a binding it predates. */
+  pending: FenceRow | null;
+}
+
+/** The projection is a property of the claim, not of who looks: usability here ignores clearance. */
+const EVERYONE = { tenants: ['*'], maxClassification: 'restricted' as const };
+
+const json = (ids: readonly string[]) => JSON.stringify(ids);
+
+export function loadProjectionStates(db: CaseDb, claimIds: readonly string[]): Map<string, ClaimProjectionState> {
+  const out = new Map<string, ClaimProjectionState>();
+  if (claimIds.length === 0) return out;
+  const claims = db
+    .prepare('SELECT claim_id, generation, scope FROM claim WHERE claim_id IN (SELECT value FROM json_each(?))')
+    .all(json(claimIds)) as { claim_id: string; generation: number; scope: string }[];
+  const bound = db
+    .prepare(
+      `SELECT b.claim_id, b.binding_id, b.revision_id, b.role, b.relation, r.evidence_id, r.state, r.tenant, r.classification,
+         r.effective_from, r.valid_until, r.applies_to
+       FROM claim c JOIN claim_binding b ON b.claim_id = c.claim_id AND b.generation = c.generation
+       JOIN evidence_revision r ON r.revision_id = b.revision_id
+       WHERE c.claim_id IN (SELECT value FROM json_each(?)) ORDER BY b.binding_id`,
+    )
+    .all(json(claimIds)) as BoundRevision[];
+  const stored = db
+    .prepare('SELECT * FROM support_projection WHERE claim_id IN (SELECT value FROM json_each(?))')
+    .all(json(claimIds)) as StoredProjection[];
+  const revisionIds = [...new Set(bound.map((b) => b.revision_id))];
+  const ancestors = ancestorFences(db, revisionIds);
+  const direct = new Map<string, FenceRow[]>();
+  for (const f of fencesOn(db, revisionIds)) direct.set(f.revision_id, [...(direct.get(f.revision_id) ?? []), f]);
+  const storedBy = new Map(stored.map((s) => [s.claim_id, s]));
+  for (const c of claims) {
+    const state: ClaimProjectionState = {
+      claimId: c.claim_id,
+      generation: c.generation,
+      scope: JSON.parse(c.scope) as string[],
+      bindings: [],
+      ancestors,
+      direct,
+      stored: storedBy.get(c.claim_id) ?? null,
+      pending: null,
+    };
+    out.set(c.claim_id, state);
+  }
+  for (const b of bound) out.get(b.claim_id)?.bindings.push(b);
+  for (const s of out.values()) s.pending = pendingFence(s);
+  return out;
+}
+
+function pendingFence(s: ClaimProjectionState): FenceRow | null {
+  const watermark = s.stored?.fence_watermark ?? 0;
+  let first: FenceRow | null = null;
+  for (const b of s.bindings) {
+    for (const f of [...(s.direct.get(b.revision_id) ?? []), ...(s.ancestors.get(b.revision_id) ?? [])]) {
+      // A binding made after the fence was made knowingly: the live projection judges it.
+      if (f.fence_id > watermark && b.binding_id <= f.binding_watermark && (!first || f.fence_id < first.fence_id)) first = f;
+    }
+  }
+  return first;
+}
+
+/** The claim as it was before some fences: revisions back in their earlier states, staleness from those fence trees ignored. */
+export interface Counterfactual {
+  states: Map<string, LifecycleState>;
+  ignoreRoots: Set<number>;
+}
+
+const rootOf = (f: FenceRow): number => f.root_fence_id ?? f.fence_id;
+
+/**
+ * What the claim looked like before any fence that came after the bindings it has now: a claim
+ * that was not ELIGIBLE then did not *leave* ELIGIBLE, so it opens no remediation. Used when the
+ * worker reaches a claim it never computed; several fences may have committed before it got there.
+ */
+export function beforeFences(s: ClaimProjectionState): Counterfactual {
+  const states = new Map<string, LifecycleState>();
+  const ignoreRoots = new Set<number>();
+  for (const b of s.bindings) {
+    const direct = (s.direct.get(b.revision_id) ?? []).filter((f) => f.cause !== 'DERIVED' && b.binding_id <= f.binding_watermark && f.from_state !== null);
+    if (direct[0]) states.set(b.revision_id, direct[0].from_state!);
+    for (const f of s.ancestors.get(b.revision_id) ?? []) if (b.binding_id <= f.binding_watermark) ignoreRoots.add(rootOf(f));
+  }
+  return { states, ignoreRoots };
+}
+
+/** Bound revisions that are stale (derived from fenced evidence), optionally ignoring some fence trees. */
+export function staleRevisions(s: ClaimProjectionState, ignoreRoots?: Set<number>): Set<string> {
+  const stale = new Set<string>();
+  for (const b of s.bindings) {
+    const fences = (s.ancestors.get(b.revision_id) ?? []).filter((f) => !ignoreRoots?.has(rootOf(f)));
+    if (fences.length > 0) stale.add(b.revision_id);
+  }
+  return stale;
+}
+
+/** The live projection: what the worker would store now. `name` redacts revision names for a viewer. */
+export function liveProjection(s: ClaimProjectionState, now: string, name?: NameRevision, counterfactual?: Counterfactual): ProjectionResult {
+  const stale = staleRevisions(s, counterfactual?.ignoreRoots);
+  return supportProjection(
+    s.bindings.map((b) => {
+      const u = usability(
+        {
+          state: counterfactual?.states.get(b.revision_id) ?? b.state,
+          tenant: b.tenant,
+          classification: b.classification,
+          effectiveFrom: b.effective_from,
+          validUntil: b.valid_until,
+          appliesTo: JSON.parse(b.applies_to) as string[],
+        },
+        { clearance: EVERYONE, now, scope: s.scope },
+      );
+      return { revisionRef: b.revision_id, role: b.role, usable: u.usable, unusableBecause: u.reasons.map((r) => r.message), stale: stale.has(b.revision_id) };
+    }),
+    name,
+  );
+}
+
+/** Names visible revisions and hides the rest, for reasons shown to `ctx.actor`. */
+export function revisionNamer(ctx: ServiceContext, refs: readonly string[]): NameRevision {
+  const visible = visibleRefs(ctx.db, ctx.actor, refs);
+  return (ref) => (visible.has(ref) ? ref : 'a revision outside your clearance');
+}
+
+export interface ProjectionView {
+  projection: SupportProjection;
+  pendingRevalidation: boolean;
+  projectionReasons: string[];
+  /** The stored projection's compare-and-swap version (0 before the worker first computed it). */
+  projectionVersion: number;
+}
+
+/** What a read path shows: PENDING_REVALIDATION while a committed fence is unconverged, else the live projection. */
+export function projectionView(ctx: ServiceContext, s: ClaimProjectionState): ProjectionView {
+  const name = revisionNamer(ctx, [...s.bindings.map((b) => b.revision_id), ...(s.pending ? [s.pending.revision_id] : [])]);
+  const version = s.stored?.version ?? 0;
+  if (s.pending) {
+    return {
+      projection: 'PENDING_REVALIDATION',
+      pendingRevalidation: true,
+      projectionReasons: [pendingReason(name(s.pending.revision_id), s.pending.cause)],
+      projectionVersion: version,
+    };
+  }
+  const live = liveProjection(s, ctx.now(), name);
+  return { projection: live.projection, pendingRevalidation: false, projectionReasons: live.reasons, projectionVersion: version };
+}
+
+/** The read path for one claim (claim:get, claim:list, remediation views). */
+export function claimProjection(ctx: ServiceContext, claimId: string): ProjectionView {
+  const s = loadProjectionStates(ctx.db, [claimId]).get(claimId);
+  if (!s) throw new Error(`claimProjection: claim ${claimId} does not exist`);
+  return projectionView(ctx, s);
+}
+
+/** Stale (derived-from-fenced) revisions among `revisionIds`: claim status does not count them. */
+export function staleAmong(db: CaseDb, revisionIds: readonly string[]): Set<string> {
+  return new Set(ancestorFences(db, revisionIds).keys());
+}
+
+export const rootFenceOf = rootOf;
+
+export interface HistoricalBindingRow {
+  binding_id: number;
+  claim_id: string;
+  generation: number;
+  revision_id: string;
+  relation: Relation;
+  role: BindingRole;
+  rationale: string;
+  created_by: string;
+  created_at: string;
+}
+
+/**
+ * Bindings of a claim's earlier generations whose revision the actor may see: history of what the
+ * claim rested on before a remediation moved it (§3.5: nothing is deleted, old bindings stay).
+ */
+export function bindingHistory(ctx: ServiceContext, claimId: string, generation: number): HistoricalBindingRow[] {
+  const rows = ctx.db
+    .prepare('SELECT * FROM claim_binding WHERE claim_id = ? AND generation < ? ORDER BY generation DESC, binding_id')
+    .all(claimId, generation) as HistoricalBindingRow[];
+  const visible = visibleRefs(ctx.db, ctx.actor, [...new Set(rows.map((r) => r.revision_id))]);
+  return rows.filter((r) => visible.has(r.revision_id));
+}

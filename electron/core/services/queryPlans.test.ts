@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bulkEvidence } from '../fixtures/bulk';
+import { createTestCase, type TestCase } from '../testing';
+import { listEvidenceQuery } from './evidence';
+
+let tc: TestCase;
+beforeAll(async () => {
+  tc = await createTestCase();
+  await tc.call('actor:create', { actorId: 'analyst', displayName: 'Analyst', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
+  bulkEvidence(tc.session.context(), 3_000);
+  tc.session.db().exec('ANALYZE');
+  tc.as('analyst');
+});
+afterAll(() => tc.cleanup());
+
+const planOf = (sql: string, params: unknown[]) =>
+  (tc.session.db().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+
+describe('hot queries keep their indexes', () => {
+  it.each([
+    ['first page', { limit: 50 }],
+    ['page after a cursor', { limit: 50, after: 'ev-bulk-0001500@1' }],
+  ])('evidence:list %s walks the primary key in order and never sorts', (_label, req) => {
+    const q = listEvidenceQuery(tc.session.actor(), req);
+    const plan = planOf(q.sql, q.params);
+    expect(plan).toMatch(/(SCAN|SEARCH) r USING INDEX sqlite_autoindex_evidence_revision_1/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+    expect(plan).not.toMatch(/SCAN r\b(?! USING)/);
+  });
+
+  it('evidence:list filtered by state uses the state index without sorting', () => {
+    const q = listEvidenceQuery(tc.session.actor(), { limit: 50, state: 'QUARANTINED', after: 'ev-bulk-0001500@1' });
+    const plan = planOf(q.sql, q.params);
+    expect(plan).toMatch(/USING INDEX (evidence_revision_by_state|sqlite_autoindex_evidence_revision_1)/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('claim bindings are read through their index', () => {
+    const plan = planOf('SELECT * FROM claim_binding WHERE claim_id = ? AND generation = ?', ['cl-1', 1]);
+    expect(plan).toMatch(/USING INDEX (claim_binding_by_claim|sqlite_autoindex_claim_binding_1)/);
+  });
+});

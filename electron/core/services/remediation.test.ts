@@ -1,0 +1,206 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RemediationView } from '../../../shared/ipc/channels/remediation';
+import { tableDigest } from '../store/digest';
+import { createTestCase, type TestCase } from '../testing';
+import { ACTORS, addActors, approvedDecision, claimOn, validatedRevision, validatedSuccessor } from '../worker/scenario';
+
+let tc: TestCase;
+beforeEach(async () => {
+  tc = await createTestCase();
+  await addActors(tc);
+});
+afterEach(() => tc.cleanup());
+
+async function errorOf(channel: string, request: unknown) {
+  const envelope = await tc.raw(channel, request);
+  if (envelope.ok) throw new Error(`${channel} unexpectedly succeeded`);
+  return envelope.error;
+}
+const receipts = () => (tc.session.db().prepare('SELECT COUNT(*) AS n FROM audit_receipt').get() as { n: number }).n;
+const runWorker = () => tc.call('revocation:runWorker', { maxJobs: 100 });
+
+/**
+ * cl-1 rests on ev-a@1 (REQUIRED) and ev-b@1 (SUPPORTING) with an approved SUPPORTED decision;
+ * rev1 supersedes ev-a@1 with ev-a@2 (validated unless told otherwise) and the worker converges.
+ */
+async function remediationOnSupersede(options: { validateSuccessor?: boolean } = {}) {
+  const a1 = await validatedRevision(tc, 'ev-a');
+  const b1 = await validatedRevision(tc, 'ev-b');
+  await claimOn(tc, 'cl-1', [{ revisionId: a1, role: 'REQUIRED' }, { revisionId: b1, role: 'SUPPORTING' }]);
+  const decisionId = await approvedDecision(tc, 'cl-1');
+  let a2: string;
+  if (options.validateSuccessor === false) {
+    tc.as(ACTORS.revoker);
+    a2 = (await tc.call('evidence:revise', { supersedes: a1, content: 'corrected, not yet validated', reason: 'corrected upstream' })).revisionId;
+  } else {
+    a2 = await validatedSuccessor(tc, a1);
+  }
+  await runWorker();
+  tc.as(ACTORS.approver);
+  const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
+  return { a1, a2, b1, decisionId, rem: rem! };
+}
+
+const retain = (rem: RemediationView, successors: string[], version = rem.projectionVersion) => ({
+  remediationId: rem.remediationId,
+  successors,
+  expectedProjectionVersion: version,
+  reason: 'the corrected record says the same about HOST-FS01',
+});
+
+describe('remediation:retainCurrentRevision', () => {
+  it('accepts a same-lineage usable successor: new generation, decision carried, claim content unchanged, history kept', async () => {
+    const { a1, a2, b1, decisionId, rem } = await remediationOnSupersede();
+    expect(rem).toMatchObject({ claimId: 'cl-1', owner: ACTORS.approver, projection: 'BLOCKED', canResolve: true, affected: [{ revisionId: a1, why: 'SUPERSEDED' }] });
+    expect(rem.affected[0]!.successors).toEqual([{ revisionId: a2, revision: 2, state: 'VALIDATED', usable: true, reasons: [] }]);
+    const before = await tc.call('claim:get', { claimId: 'cl-1' });
+    const n = receipts();
+    const done = await tc.call('remediation:retainCurrentRevision', retain(rem, [a2]));
+    expect(receipts()).toBe(n + 1);
+    expect(done).toMatchObject({ status: 'RESOLVED', resolution: 'RETAINED', resolvedBy: ACTORS.approver, newGeneration: 2, projection: 'ELIGIBLE' });
+    const after = await tc.call('claim:get', { claimId: 'cl-1' });
+    expect(after).toMatchObject({ statement: before.statement, scope: before.scope, policy: before.policy, generation: 2, projection: 'ELIGIBLE', projectionVersion: 2 });
+    expect(after.bindings.map((b) => [b.revisionId, b.role, b.relation])).toEqual([[a2, 'REQUIRED', 'FULL_SUPPORT'], [b1, 'SUPPORTING', 'FULL_SUPPORT']]);
+    expect(after.historicalBindings!.map((b) => [b.revisionId, b.generation, b.historical])).toEqual([[a1, 1, true], [b1, 1, true]]);
+    // The decision inherited by the successor is in force and current; the old one stays readable.
+    const carried = await tc.call('decision:get', { decisionId: done.carriedDecisionId! });
+    expect(carried).toMatchObject({ status: 'APPROVED', generation: 2, current: true, effective: true, verdict: 'SUPPORTED', evidenceRefs: [a2, b1].sort() });
+    expect(await tc.call('decision:get', { decisionId })).toMatchObject({ status: 'APPROVED', generation: 1, current: false, effective: false });
+    expect((await tc.call('evidence:get', { revisionId: a1 })).state).toBe('SUPERSEDED');
+    expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
+    const gate = await tc.call('case:gate', {});
+    expect(gate.blockers.filter((b) => b.kind === 'remediation' || b.kind === 'revalidation')).toEqual([]);
+  });
+
+  it('refuses a successor from a different lineage, writing nothing', async () => {
+    const x = await validatedRevision(tc, 'ev-x');
+    const { rem } = await remediationOnSupersede();
+    const before = tableDigest(tc.casePath);
+    const err = await errorOf('remediation:retainCurrentRevision', retain(rem, [x]));
+    expect(err.code).toBe('CONFLICT');
+    expect(err.message).toContain(`${x} belongs to lineage ev-x`);
+    expect(err.message).toContain('cannot inherit the review');
+    expect(tableDigest(tc.casePath)).toBe(before);
+  });
+
+  it('refuses a successor that is not usable, writing nothing', async () => {
+    const { a2, rem } = await remediationOnSupersede({ validateSuccessor: false });
+    expect(rem.affected[0]!.successors[0]).toMatchObject({ revisionId: a2, state: 'CANDIDATE', usable: false });
+    const before = tableDigest(tc.casePath);
+    const err = await errorOf('remediation:retainCurrentRevision', retain(rem, [a2]));
+    expect(err.code).toBe('CONFLICT');
+    expect(err.message).toContain(`successor ${a2} is not usable (revision is CANDIDATE, not VALIDATED)`);
+    expect(tableDigest(tc.casePath)).toBe(before);
+  });
+
+  it('refuses when a REQUIRED binding is left without a successor, writing nothing', async () => {
+    const a1 = await validatedRevision(tc, 'ev-a');
+    const c1 = await validatedRevision(tc, 'ev-c');
+    await claimOn(tc, 'cl-2', [{ revisionId: a1, role: 'REQUIRED' }, { revisionId: c1, role: 'REQUIRED' }]);
+    await approvedDecision(tc, 'cl-2');
+    const a2 = await validatedSuccessor(tc, a1);
+    await validatedSuccessor(tc, c1);
+    await runWorker();
+    tc.as(ACTORS.approver);
+    const [rem] = (await tc.call('remediation:list', {})).items;
+    expect(rem!.affected.map((a) => a.revisionId)).toEqual([a1, c1]);
+    const before = tableDigest(tc.casePath);
+    const err = await errorOf('remediation:retainCurrentRevision', retain(rem!, [a2]));
+    expect(err.code).toBe('CONFLICT');
+    expect(err.message).toContain(`REQUIRED binding of ${c1} has no successor`);
+    expect(tableDigest(tc.casePath)).toBe(before);
+  });
+
+  it('refuses a stale projection version, writing nothing', async () => {
+    const { a2, b1, rem } = await remediationOnSupersede();
+    // Another revocation touches the claim; the worker recomputes its projection (version 2).
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: b1, to: 'REVOKED', reason: 'source compromised' });
+    await runWorker();
+    tc.as(ACTORS.approver);
+    const before = tableDigest(tc.casePath);
+    const err = await errorOf('remediation:retainCurrentRevision', retain(rem, [a2]));
+    expect(err.code).toBe('CONFLICT');
+    expect(err.message).toContain(`is at version 2, not ${rem.projectionVersion} as you reviewed it`);
+    expect(tableDigest(tc.casePath)).toBe(before);
+  });
+
+  it('four eyes: whoever revoked the evidence may not resolve the remediation alone', async () => {
+    const { a2, rem } = await remediationOnSupersede();
+    tc.as(ACTORS.revoker);
+    expect((await tc.call('remediation:get', { remediationId: rem.remediationId })).cannotResolveBecause).toContain('four eyes');
+    const before = tableDigest(tc.casePath);
+    for (const [channel, request] of [
+      ['remediation:retainCurrentRevision', retain(rem, [a2])],
+      ['remediation:requestRereview', { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'mine' }],
+      ['remediation:withdraw', { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'mine' }],
+    ] as const) {
+      const err = await errorOf(channel, request);
+      expect(err.code).toBe('FORBIDDEN');
+      expect(err.message).toContain(`${ACTORS.revoker} revoked or superseded the evidence behind it`);
+    }
+    tc.as(ACTORS.analyst);
+    expect((await errorOf('remediation:withdraw', { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'x' })).code).toBe('FORBIDDEN');
+    expect(tableDigest(tc.casePath)).toBe(before);
+  });
+});
+
+describe('remediation:requestRereview and remediation:withdraw', () => {
+  for (const [channel, resolution] of [
+    ['remediation:requestRereview', 'REREVIEW'],
+    ['remediation:withdraw', 'WITHDRAWN'],
+  ] as const) {
+    it(`${channel} moves the claim to a new generation without the revoked evidence and keeps the decision as history`, async () => {
+      const { a1, b1, decisionId, rem } = await remediationOnSupersede();
+      const n = receipts();
+      const done = await tc.call(channel, { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'needs a fresh look' });
+      expect(receipts()).toBe(n + 1);
+      expect(done).toMatchObject({ status: 'RESOLVED', resolution, newGeneration: 2, carriedDecisionId: null });
+      const claim = await tc.call('claim:get', { claimId: 'cl-1' });
+      expect(claim.bindings.map((b) => b.revisionId)).toEqual([b1]);
+      expect(claim.historicalBindings!.map((b) => b.revisionId)).toEqual([a1, b1]);
+      // No decision is in force for the new generation: the claim is back in review.
+      expect(await tc.call('decision:get', { decisionId })).toMatchObject({ status: 'APPROVED', current: false });
+      expect((await tc.call('review:get', { claimId: 'cl-1' })).decisionState).not.toBe('DECIDED');
+      expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true });
+      const again = await errorOf(channel, { remediationId: rem.remediationId, expectedProjectionVersion: 2, reason: 'twice' });
+      expect(again.code).toBe('CONFLICT');
+      expect(again.message).toContain('already resolved');
+    });
+  }
+});
+
+describe('clearance', () => {
+  it('never shows a remediation, revocation or job about evidence outside the clearance', async () => {
+    tc.as(ACTORS.revoker);
+    const { revisionId: secret } = await tc.call('evidence:ingest', {
+      evidenceId: 'ev-secret',
+      title: 'restricted telemetry',
+      kind: 'telemetry',
+      content: 'restricted process event on HOST-FS01',
+      context: {
+        sourceType: 'edr', sourceRef: 'mde:alert:9', sourceVersion: '1', observedAt: '2026-11-20T03:24:07Z', effectiveFrom: '2026-11-20T03:24:07Z',
+        validUntil: null, producerType: 'tool', producer: 'defender', tenant: 'acme', classification: 'restricted', trustTier: 'trusted',
+        confidence: null, independenceGroup: null, validationMethod: 'hash+schema', appliesTo: ['HOST-FS01'],
+      },
+    });
+    await tc.call('evidence:transition', { revisionId: secret, to: 'VALIDATED', reason: 'checked' });
+    await tc.call('claim:create', { claimId: 'cl-secret', statement: 'restricted claim', scope: ['HOST-FS01'], tenant: 'acme', classification: 'restricted' });
+    await tc.call('claim:bind', { claimId: 'cl-secret', revisionId: secret, relation: 'FULL_SUPPORT', role: 'REQUIRED' });
+    const d = await tc.call('decision:propose', { claimId: 'cl-secret', verdict: 'SUPPORTED', rationale: 'seen' });
+    tc.as(ACTORS.approver);
+    await tc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: secret, to: 'REVOKED', reason: 'forged' });
+    tc.as(ACTORS.analyst);
+    const run = await runWorker();
+    expect(run.jobs).toEqual([]);
+    expect(JSON.stringify(run.status)).not.toContain('ev-secret');
+    expect(run.status.revocations).toEqual([]);
+    expect((await tc.call('remediation:list', {})).items).toEqual([]);
+    const err = await errorOf('remediation:get', { remediationId: 1 });
+    expect(err).toMatchObject({ code: 'NOT_FOUND', message: 'remediation:get: no remediation 1 is visible to you' });
+    tc.as(ACTORS.approver);
+    expect((await tc.call('remediation:list', {})).items.map((r) => r.claimId)).toEqual(['cl-secret']);
+  });
+});

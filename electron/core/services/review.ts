@@ -1,0 +1,176 @@
+import { quorumOutcome } from '../../../shared/domain/quorum';
+import { killReasonsOf, voteValidity, type KillReason } from '../../../shared/domain/review';
+import type { ClaimReview, ClaimReviewSummary, QuorumView, VoteView } from '../../../shared/ipc/channels/review';
+import type { ParsedRequestOf } from '../../../shared/ipc/contract';
+import { appendReceipt } from '../audit/receipts';
+import type { ServiceContext } from '../context';
+import { conflict, forbidden } from '../errors';
+import { aclFilter } from './acl';
+import { listClaims } from './claims';
+import {
+  assertRole,
+  assertSeesAll,
+  claimBasis,
+  loadVisibleClaim,
+  policyOf,
+  visibleRefs,
+  voteBasisFingerprint,
+  type ClaimRowForReview,
+} from './claimBasis';
+import { currency, effectiveDecision, openProposal, TERMINAL_VERDICTS, toDecisionView } from './decisions';
+import { voteState, type VoteRow } from './reviewRows';
+
+function toVoteView(r: VoteRow): VoteView {
+  const s = voteState(r);
+  return { ...s, problems: voteValidity({ checklist: s.checklist, reason: s.reason }).problems };
+}
+
+/**
+ * The quorum state of a claim: each reviewer's latest vote on the claim's current basis counts;
+ * votes on an earlier generation or evidence set stay as history but do not count, because they
+ * reviewed something else.
+ */
+export function quorumView(ctx: ServiceContext, claim: ClaimRowForReview): QuorumView {
+  const size = policyOf(claim).quorumSize;
+  if (size === null) throw new Error(`quorumView: claim ${claim.claim_id} has no quorum policy`);
+  const basis = voteBasisFingerprint(claimBasis(ctx.db, claim));
+  const rows = ctx.db.prepare('SELECT * FROM review_vote WHERE claim_id = ? ORDER BY vote_id').all(claim.claim_id) as VoteRow[];
+  const latest = new Map<string, VoteRow>();
+  for (const r of rows) if (r.basis === basis) latest.set(r.reviewer, r);
+  const votes = [...latest.values()].map(toVoteView);
+  const outcome = quorumOutcome(votes.map((v) => ({ reviewer: v.reviewer, refuted: v.refuted, valid: v.valid })), size);
+  return {
+    size,
+    ...outcome,
+    killReasons: killReasonsOf(outcome, size, votes),
+    votes,
+    staleVotes: rows.filter((r) => r.basis !== basis).length,
+  };
+}
+
+/**
+ * Records one reviewer's quorum vote. Invalid votes (checklist incomplete, no reason) are kept, so
+ * the record shows who voted how, but never count. Re-voting appends a new row that replaces the
+ * reviewer's earlier vote; the earlier one stays as history.
+ */
+export function castVote(ctx: ServiceContext, req: ParsedRequestOf<'review:vote'>): { vote: VoteView; quorum: QuorumView } {
+  const channel = 'review:vote';
+  assertRole(ctx, ['reviewer', 'admin'], channel, 'voting in a quorum review');
+  return ctx.db.transaction(() => {
+    const claim = loadVisibleClaim(ctx, req.claimId, channel);
+    const size = policyOf(claim).quorumSize;
+    if (size === null) throw conflict(`${channel}: claim ${claim.claim_id} has no quorum policy; votes are taken only on claims that require a quorum review`);
+    if (claim.author === ctx.actor.actorId) {
+      throw forbidden(`${channel}: ${ctx.actor.actorId} wrote claim ${claim.claim_id} and cannot vote on it (four eyes); other reviewers must`);
+    }
+    const basis = claimBasis(ctx.db, claim);
+    assertSeesAll(ctx, basis.evidenceRefs, channel, 'voting');
+    const basisFp = voteBasisFingerprint(basis);
+    if (req.basis !== basisFp) {
+      throw conflict(`${channel}: claim ${claim.claim_id} changed since you reviewed it (basis ${req.basis.slice(0, 12)}…, now ${basisFp.slice(0, 12)}…: its generation or bound evidence moved); reload it with review:get and review it again`);
+    }
+    const validity = voteValidity({ checklist: req.checklist, reason: req.reason });
+    const previous = ctx.db.prepare('SELECT vote_id FROM review_vote WHERE claim_id = ? AND reviewer = ? ORDER BY vote_id DESC LIMIT 1').get(claim.claim_id, ctx.actor.actorId) as
+      | { vote_id: number }
+      | undefined;
+    const killReasons: KillReason[] = [...new Set(req.killReasons)];
+    const info = ctx.db
+      .prepare(
+        `INSERT INTO review_vote (claim_id, generation, basis, reviewer, refuted, checklist, reason, kill_reasons, valid, cast_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(claim.claim_id, basis.generation, basisFp, ctx.actor.actorId, req.refuted === null ? null : Number(req.refuted), JSON.stringify(req.checklist), req.reason, JSON.stringify(killReasons), Number(validity.valid), ctx.now());
+    const row = ctx.db.prepare('SELECT * FROM review_vote WHERE vote_id = ?').get(info.lastInsertRowid) as VoteRow;
+    const quorum = quorumView(ctx, claim);
+    appendReceipt(ctx, {
+      action: channel,
+      targets: [`vote:${row.vote_id}`, `claim:${claim.claim_id}`],
+      body: {
+        voteId: row.vote_id,
+        claimId: claim.claim_id,
+        generation: basis.generation,
+        basis: basisFp,
+        refuted: req.refuted,
+        checklist: req.checklist,
+        reason: req.reason,
+        killReasons,
+        valid: validity.valid,
+        problems: validity.problems,
+        replaces: previous?.vote_id ?? null,
+        outcome: { tier: quorum.tier, survives: quorum.survives, validVotes: quorum.validVotes, refuteVotes: quorum.refuteVotes, killReasons: quorum.killReasons },
+      },
+      post: voteState(row),
+    });
+    return { vote: toVoteView(row), quorum };
+  })();
+}
+
+/** Where a claim's review stands: the gate and the UI read the same answer. */
+export function decisionStateOf(ctx: ServiceContext, claim: ClaimRowForReview): { state: ClaimReview['decisionState']; message: string } {
+  const effective = effectiveDecision(ctx.db, claim.claim_id);
+  const open = openProposal(ctx.db, claim.claim_id);
+  if (effective) {
+    const now = currency(ctx, effective);
+    if (!now.current) return { state: 'STALE', message: `approved decision ${effective.decision_id} is stale: ${now.changes.join('; ')}` };
+    if (TERMINAL_VERDICTS.has(effective.verdict)) {
+      return { state: 'DECIDED', message: `decided ${effective.verdict} by ${effective.decision_id}, approved by ${effective.decided_by}` };
+    }
+    return { state: open ? 'PROPOSED' : 'UNDECIDED', message: `approved decision ${effective.decision_id} says ${effective.verdict}: the claim is still open` };
+  }
+  if (claim.unresolved_reason !== null) return { state: 'UNRESOLVED', message: `recorded UNRESOLVED: ${claim.unresolved_reason}` };
+  if (open) return { state: 'PROPOSED', message: `proposal ${open.decision_id} (${open.verdict}) awaits approval by a second reviewer` };
+  return { state: 'UNDECIDED', message: 'no decision has been proposed' };
+}
+
+export function getClaimReview(ctx: ServiceContext, claimId: string): ClaimReview {
+  const claim = loadVisibleClaim(ctx, claimId, 'review:get');
+  const basis = claimBasis(ctx.db, claim);
+  const visible = visibleRefs(ctx.db, ctx.actor, basis.evidenceRefs);
+  const rows = ctx.db.prepare('SELECT * FROM decision WHERE claim_id = ? ORDER BY rowid').all(claim.claim_id) as Parameters<typeof toDecisionView>[1][];
+  const decisions = rows.map((d) => toDecisionView(ctx, d));
+  const { state, message } = decisionStateOf(ctx, claim);
+  return {
+    claimId: claim.claim_id,
+    statement: claim.statement,
+    author: claim.author,
+    generation: claim.generation,
+    basis: voteBasisFingerprint(basis),
+    evidenceRefs: basis.evidenceRefs.filter((r) => visible.has(r)),
+    hiddenEvidenceRefs: basis.evidenceRefs.length - visible.size,
+    decisionState: state,
+    decisionMessage: message,
+    effectiveDecision: decisions.find((d) => d.effective) ?? null,
+    openProposal: decisions.find((d) => d.status === 'PROPOSED') ?? null,
+    decisions,
+    quorum: policyOf(claim).quorumSize === null ? null : quorumView(ctx, claim),
+  };
+}
+
+export function visibleClaimRows(ctx: ServiceContext): ClaimRowForReview[] {
+  const acl = aclFilter(ctx.actor, 'c');
+  return ctx.db
+    .prepare(
+      `SELECT c.claim_id, c.statement, c.policy, c.generation, c.tenant, c.classification, c.unresolved_reason, c.author
+       FROM claim c WHERE ${acl.sql} ORDER BY c.created_at, c.claim_id`,
+    )
+    .all(...acl.params) as ClaimRowForReview[];
+}
+
+/** One line per visible claim for a review queue: derived status beside where its review stands. */
+export function listClaimReviews(ctx: ServiceContext): { items: ClaimReviewSummary[] } {
+  const statuses = new Map(listClaims(ctx).map((c) => [c.claimId, c.status]));
+  return {
+    items: visibleClaimRows(ctx).map((claim) => {
+      const effective = effectiveDecision(ctx.db, claim.claim_id);
+      return {
+        claimId: claim.claim_id,
+        statement: claim.statement,
+        generation: claim.generation,
+        status: statuses.get(claim.claim_id) ?? null,
+        decisionState: decisionStateOf(ctx, claim).state,
+        verdict: effective?.verdict ?? null,
+        quorumTier: policyOf(claim).quorumSize === null ? null : quorumView(ctx, claim).tier,
+      };
+    }),
+  };
+}

@@ -1,0 +1,76 @@
+import type { Verdict } from '../../../shared/domain/enums';
+import type { Checklist, KillReason } from '../../../shared/domain/review';
+
+/**
+ * Row shapes of the decision and review_vote tables and the state each receipt fingerprints.
+ * The services write receipts with these states and the verifier recomputes them from the rows,
+ * so both sides must use these functions: one shape, one place.
+ */
+
+export type DecisionStatus = 'PROPOSED' | 'APPROVED' | 'REJECTED' | 'WITHDRAWN';
+
+export interface DecisionRow {
+  decision_id: string;
+  claim_id: string;
+  generation: number;
+  verdict: Verdict;
+  rationale: string;
+  evidence_refs: string;
+  computation_refs: string;
+  fingerprint: string;
+  status: DecisionStatus;
+  proposed_by: string;
+  proposed_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  decision_note: string | null;
+}
+
+export interface VoteRow {
+  vote_id: number;
+  claim_id: string;
+  generation: number;
+  basis: string;
+  reviewer: string;
+  refuted: 0 | 1 | null;
+  checklist: string;
+  reason: string;
+  kill_reasons: string;
+  valid: 0 | 1;
+  cast_at: string;
+}
+
+export function decisionState(r: DecisionRow) {
+  return {
+    decisionId: r.decision_id,
+    claimId: r.claim_id,
+    generation: r.generation,
+    verdict: r.verdict,
+    rationale: r.rationale,
+    evidenceRefs: JSON.parse(r.evidence_refs) as string[],
+    computationRefs: JSON.parse(r.computation_refs) as string[],
+    fingerprint: r.fingerprint,
+    status: r.status,
+    proposedBy: r.proposed_by,
+    proposedAt: r.proposed_at,
+    decidedBy: r.decided_by,
+    decidedAt: r.decided_at,
+    decisionNote: r.decision_note,
+  };
+}
+
+export function voteState(r: VoteRow) {
+  return {
+    voteId: r.vote_id,
+    claimId: r.claim_id,
+    generation: r.generation,
+    basis: r.basis,
+    reviewer: r.reviewer,
+    refuted: r.refuted === null ? null : r.refuted === 1,
+    checklist: JSON.parse(r.checklist) as Partial<Checklist>,
+    reason: r.reason,
+    killReasons: JSON.parse(r.kill_reasons) as KillReason[],
+    valid: r.valid === 1,
+    castAt: r.cast_at,
+  };
+}

@@ -1,0 +1,112 @@
+import { canonicalJson } from '../../../shared/domain/canonical';
+import { postDiffers, registerStateCheck } from '../audit/stateChecks';
+import { sha256Hex } from '../crypto';
+import type { CaseDb } from '../store/caseFile';
+import { registerGateCheck, type GateBlocker } from './gate';
+import { remediationById, remediationState } from './remediationRows';
+import { decisionState, type DecisionRow } from './reviewRows';
+
+/**
+ * Teaches audit verification and the completion gate about revocation (DESIGN §3.4, §3.7).
+ * Verification recomputes what the worker's and the remediation actions' receipts recorded from
+ * the tables; the gate refuses FINAL while revocation work is open.
+ */
+const REMEDIATION_ACTIONS = ['remediation:retainCurrentRevision', 'remediation:requestRereview', 'remediation:withdraw'] as const;
+
+registerStateCheck({
+  name: 'revocation convergence',
+  actions: ['revocation:converge'],
+  scope: 'each',
+  tables: ['outbox_job', 'projection_ledger'],
+  check: (db, r) => {
+    const { jobId } = r.body() as { jobId: number };
+    const job = db.prepare('SELECT status, receipt_seq FROM outbox_job WHERE job_id = ?').get(jobId) as { status: string; receipt_seq: number | null } | undefined;
+    if (!job) return `outbox job ${jobId} is missing`;
+    if (job.status !== 'DONE' || job.receipt_seq !== r.seq) return `outbox job ${jobId} is not recorded as done by this receipt`;
+    const ledger = db.prepare('SELECT * FROM projection_ledger WHERE job_id = ? ORDER BY claim_id').all(jobId);
+    return sha256Hex(canonicalJson(ledger)) === r.artifacts.ledger ? null : `projection ledger of job ${jobId} differs from what this receipt recorded`;
+  },
+});
+
+registerStateCheck({
+  name: 'remediation resolution',
+  actions: REMEDIATION_ACTIONS,
+  scope: 'each',
+  tables: ['remediation', 'claim_binding', 'decision'],
+  check: (db, r) => {
+    const b = r.body() as { remediationId: number; claimId: string; resolution: string; reason: string; toGeneration: number; carriedDecisionId: string | null };
+    const row = remediationById(db, b.remediationId);
+    if (!row) return `remediation ${b.remediationId} is missing`;
+    const s = remediationState(row);
+    if (s.status !== 'RESOLVED' || s.resolution !== b.resolution || s.resolvedBy !== r.actor || s.reason !== b.reason || s.newGeneration !== b.toGeneration || s.carriedDecisionId !== b.carriedDecisionId) {
+      return `remediation ${b.remediationId} is not resolved the way this receipt recorded`;
+    }
+    const bindings = db
+      .prepare('SELECT binding_id, claim_id, generation, revision_id, relation, role, rationale FROM claim_binding WHERE claim_id = ? AND generation = ? ORDER BY binding_id')
+      .all(b.claimId, b.toGeneration);
+    if (sha256Hex(canonicalJson(bindings)) !== r.artifacts.bindings) return `bindings of ${b.claimId} generation ${b.toGeneration} differ from what this receipt wrote`;
+    if (b.carriedDecisionId === null) return null;
+    const d = db.prepare('SELECT * FROM decision WHERE decision_id = ?').get(b.carriedDecisionId) as DecisionRow | undefined;
+    if (!d) return `carried decision ${b.carriedDecisionId} is missing`;
+    return sha256Hex(canonicalJson(decisionState(d))) === r.artifacts.decision ? null : `carried decision ${b.carriedDecisionId} differs from what this receipt wrote`;
+  },
+});
+
+registerStateCheck({
+  name: 'remediation claim generation',
+  actions: REMEDIATION_ACTIONS,
+  scope: 'latest',
+  tables: ['claim'],
+  check: (db, r) => {
+    const id = r.targets[0]?.slice('claim:'.length);
+    const row = db.prepare('SELECT claim_id, generation FROM claim WHERE claim_id = ?').get(id) as { claim_id: string; generation: number } | undefined;
+    if (!row) return `claim ${id} is missing`;
+    return postDiffers(r, { claimId: row.claim_id, generation: row.generation }, `generation of claim ${id}`);
+  },
+});
+
+/** Open remediations block FINAL: a decision whose evidence was revoked is not settled. */
+export function remediationBlockers(db: CaseDb): GateBlocker[] {
+  const rows = db
+    .prepare(`SELECT remediation_id, claim_id, decision_id, projection FROM remediation WHERE status = 'OPEN' ORDER BY remediation_id`)
+    .all() as { remediation_id: number; claim_id: string; decision_id: string; projection: string }[];
+  return rows.map((m) => ({
+    kind: 'remediation' as const,
+    target: `claim:${m.claim_id}`,
+    message: `remediation ${m.remediation_id}: decision ${m.decision_id} on claim ${m.claim_id} left ELIGIBLE (${m.projection}); retain it on a successor revision, request a re-review or withdraw it`,
+  }));
+}
+
+/** Unconverged revocations and claims resting on stale derived evidence block FINAL. */
+export function revalidationBlockers(db: CaseDb): GateBlocker[] {
+  const open = db
+    .prepare(
+      `SELECT f.revision_id, COUNT(*) AS jobs FROM outbox_job j JOIN revocation_fence f ON f.fence_id = j.root_fence_id
+       WHERE j.status = 'OPEN' GROUP BY f.fence_id ORDER BY f.fence_id`,
+    )
+    .all() as { revision_id: string; jobs: number }[];
+  const blockers: GateBlocker[] = open.map((o) => ({
+    kind: 'revalidation' as const,
+    target: `revision:${o.revision_id}`,
+    message: `revocation of ${o.revision_id} has not converged (${o.jobs} open outbox job${o.jobs === 1 ? '' : 's'}); let the worker finish (revocation:runWorker)`,
+  }));
+  const stale = db
+    .prepare(
+      `SELECT DISTINCT b.claim_id, b.revision_id FROM revocation_fence f
+       JOIN claim_binding b ON b.revision_id = f.revision_id
+       JOIN claim c ON c.claim_id = b.claim_id AND c.generation = b.generation
+       WHERE f.cause = 'DERIVED' AND b.role <> 'CONTEXT' ORDER BY b.claim_id, b.revision_id`,
+    )
+    .all() as { claim_id: string; revision_id: string }[];
+  for (const s of stale) {
+    blockers.push({
+      kind: 'revalidation',
+      target: `revision:${s.revision_id}`,
+      message: `${s.revision_id}, bound to claim ${s.claim_id}, is derived from revoked or superseded evidence and needs revalidation; revise it or re-bind the claim`,
+    });
+  }
+  return blockers;
+}
+
+registerGateCheck('open remediations', (ctx) => remediationBlockers(ctx.db));
+registerGateCheck('revocation convergence', (ctx) => revalidationBlockers(ctx.db));

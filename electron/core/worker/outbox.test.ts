@@ -1,0 +1,123 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tableDigest } from '../store/digest';
+import { createTestCase, type TestCase } from '../testing';
+import { claimNextJob, processJob, runWorker } from './outbox';
+import { ACTORS, addActors, approvedDecision, bulkDependents, claimOn, validatedRevision, validatedSuccessor } from './scenario';
+
+let tc: TestCase;
+beforeEach(async () => {
+  tc = await createTestCase();
+  await addActors(tc);
+});
+afterEach(() => tc.cleanup());
+
+const db = () => tc.session.db();
+const all = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).all(...params) as T[];
+const one = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).get(...params) as T;
+const drain = (fanOut = 500) => runWorker(tc.session.context(), { owner: 'test', maxJobs: 10_000, fanOut });
+
+describe('outbox worker', () => {
+  it('pages 1,203 dependents with a bounded fan-out, one receipt per page, and converges every projection once', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    bulkDependents(db(), a, 1_203, { decideEvery: 100 });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    const receiptsBefore = one<{ n: number }>('SELECT COUNT(*) AS n FROM audit_receipt').n;
+    const run = drain(500);
+    expect(run.jobs.map((j) => j.converged)).toEqual([500, 500, 203]);
+    expect(run.jobs.map((j) => j.phase)).toEqual(['claims', 'claims', 'claims']);
+    expect(run.openJobs).toBe(0);
+    expect(one<{ n: number }>('SELECT COUNT(*) AS n FROM audit_receipt').n).toBe(receiptsBefore + 3);
+    expect(one<{ n: number }>('SELECT COUNT(*) AS n FROM projection_ledger').n).toBe(1_203);
+    expect(all<{ projection: string; version: number; n: number }>('SELECT projection, version, COUNT(*) AS n FROM support_projection GROUP BY 1, 2')).toEqual([
+      { projection: 'BLOCKED', version: 1, n: 1_203 },
+    ]);
+    // Claims 0, 100, …, 1200 have approved decisions: one remediation each, nothing for the rest.
+    expect(one<{ n: number }>(`SELECT COUNT(*) AS n FROM remediation WHERE status = 'OPEN'`).n).toBe(13);
+    const status = await tc.call('revocation:status', {});
+    expect(status).toMatchObject({ openJobs: 0, pendingClaims: 0, openRemediations: 13 });
+    expect(status.revocations[0]).toMatchObject({ revisionId: a, dependentsTotal: 1_203, dependentsConverged: 1_203, jobsDone: 3, openJobs: 0 });
+    expect(status.revocations[0]!.convergenceMs).not.toBeNull();
+    // Replaying finds nothing left to do.
+    expect(drain().jobs).toEqual([]);
+  });
+
+  it('an expired lease is taken over; the worker that lost it writes nothing', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    await claimOn(tc, 'cl-1', [{ revisionId: a, role: 'REQUIRED' }]);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    const slow = { owner: 'slow', leaseMs: 100, clock: () => 1_000 };
+    const job = claimNextJob(db(), slow)!;
+    expect(job).toMatchObject({ lease_owner: 'slow', lease_expires_at: 1_100, attempts: 1 });
+    expect(claimNextJob(db(), { owner: 'fast', leaseMs: 100, clock: () => 1_099 })).toBeNull();
+    const taken = claimNextJob(db(), { owner: 'fast', leaseMs: 100, clock: () => 1_100 })!;
+    expect(taken).toMatchObject({ job_id: job.job_id, lease_owner: 'fast', attempts: 2 });
+    const before = tableDigest(tc.casePath);
+    expect(processJob(tc.session.context(), job, slow)).toMatchObject({ lost: true, converged: 0 });
+    expect(tableDigest(tc.casePath)).toBe(before);
+    expect(processJob(tc.session.context(), taken, { owner: 'fast' })).toMatchObject({ lost: false, converged: 1 });
+    expect(one('SELECT projection, version FROM support_projection WHERE claim_id = ?', 'cl-1')).toEqual({ projection: 'BLOCKED', version: 1 });
+  });
+
+  it('marks evidence derived from the revoked revision, transitively, and the claims resting on it', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const d1 = await validatedRevision(tc, 'ev-d1');
+    const d2 = await validatedRevision(tc, 'ev-d2');
+    tc.as(ACTORS.analyst);
+    await tc.call('prov:record', {
+      tenant: 'acme',
+      classification: 'internal',
+      nodes: [{ kind: 'entity', id: 'summary-draft', label: 'intermediate summary' }],
+      edges: [
+        { type: 'wasDerivedFrom', from: `rev:${d1}`, to: `rev:${a}` },
+        // d2 derives from d1 through an entity that is not a stored revision.
+        { type: 'wasDerivedFrom', from: 'summary-draft', to: `rev:${d1}` },
+        { type: 'wasDerivedFrom', from: `rev:${d2}`, to: 'summary-draft' },
+      ],
+    });
+    await claimOn(tc, 'cl-d2', [{ revisionId: d2, role: 'REQUIRED' }]);
+    await approvedDecision(tc, 'cl-d2');
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    expect((await tc.call('claim:get', { claimId: 'cl-d2' })).pendingRevalidation).toBe(true);
+    drain();
+    const fences = all<{ revision_id: string; cause: string; parent: string | null }>(
+      `SELECT f.revision_id, f.cause, p.revision_id AS parent FROM revocation_fence f LEFT JOIN revocation_fence p ON p.fence_id = f.parent_fence_id ORDER BY f.fence_id`,
+    );
+    expect(fences).toEqual([
+      { revision_id: a, cause: 'REVOKED', parent: null },
+      { revision_id: d1, cause: 'DERIVED', parent: a },
+      { revision_id: d2, cause: 'DERIVED', parent: d1 },
+    ]);
+    const claim = await tc.call('claim:get', { claimId: 'cl-d2' });
+    expect(claim).toMatchObject({ projection: 'PENDING_REVALIDATION', pendingRevalidation: false });
+    expect(claim.projectionReasons[0]).toContain('derived from revoked or superseded evidence');
+    const status = await tc.call('revocation:status', {});
+    expect(status.revocations[0]).toMatchObject({ derivedFences: 2, dependentsTotal: 1, dependentsConverged: 1, openJobs: 0 });
+    const [rem] = (await tc.call('remediation:list', {})).items;
+    expect(rem).toMatchObject({ claimId: 'cl-d2', openedProjection: 'PENDING_REVALIDATION', affected: [{ revisionId: d2, why: 'DERIVED' }] });
+    expect(rem!.causes.map((c) => c.revisionId)).toEqual([a, d2]);
+    // Verification recomputes each page's ledger digest from the tables.
+    expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
+  });
+
+  it('opens one remediation per approved decision that left ELIGIBLE, and no second one when the revision is revoked after its supersede', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    await claimOn(tc, 'cl-decided', [{ revisionId: a, role: 'REQUIRED' }]);
+    await claimOn(tc, 'cl-undecided', [{ revisionId: a, role: 'REQUIRED' }]);
+    await claimOn(tc, 'cl-context', [{ revisionId: a, role: 'CONTEXT' }]);
+    await approvedDecision(tc, 'cl-decided');
+    await approvedDecision(tc, 'cl-context');
+    await validatedSuccessor(tc, a);
+    drain();
+    const open = () => all<{ claim_id: string }>(`SELECT claim_id FROM remediation ORDER BY claim_id`).map((r) => r.claim_id);
+    expect(open()).toEqual(['cl-decided']);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'the old revision was forged too' });
+    drain();
+    expect(open()).toEqual(['cl-decided']);
+    expect(one('SELECT projection, version FROM support_projection WHERE claim_id = ?', 'cl-decided')).toEqual({ projection: 'BLOCKED', version: 2 });
+    expect(one('SELECT projection FROM support_projection WHERE claim_id = ?', 'cl-context')).toEqual({ projection: 'ELIGIBLE' });
+  });
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** What can keep a case from being FINAL (DESIGN §3.4 completion gate). */
+export const BLOCKER_KINDS = [
+  'undecided',
+  'open-proposal',
+  'stale-fingerprint',
+  'quorum',
+  'dispute',
+  'revalidation',
+  'remediation',
+  'chain',
+] as const;
+
+export const Blocker = z.object({
+  kind: z.enum(BLOCKER_KINDS),
+  /** e.g. `claim:cl-1`, `decision:dec-…`, `revision:ev-3@2`, `audit:seq:17`; `hidden` when outside your clearance. */
+  target: z.string(),
+  message: z.string(),
+  /** The gate check that raised it. */
+  check: z.string(),
+});
+export type Blocker = z.infer<typeof Blocker>;
+
+const Finalization = z.object({ seq: z.number().int(), certifiedHead: z.string(), at: z.string(), by: z.string() });
+
+export const gateChannels = {
+  /** Read-only: what would block case:finalize now. */
+  'case:gate': {
+    request: z.object({}).strict(),
+    response: z.object({
+      ready: z.boolean(),
+      blockers: z.array(Blocker),
+      head: z.string(),
+      /** The last finalization, and whether nothing was appended since (the case is still FINAL). */
+      lastFinalization: Finalization.nullable(),
+      final: z.boolean(),
+    }),
+  },
+  'case:finalize': {
+    request: z.object({}).strict(),
+    response: z.object({
+      final: z.boolean(),
+      blockers: z.array(Blocker),
+      /** Chain head after finalizing (the finalize receipt), or the current head when blocked. */
+      head: z.string(),
+      /** The head the finalize receipt certifies (the chain just before it); null when blocked. */
+      certifiedHead: z.string().nullable(),
+    }),
+  },
+} as const;

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { ClaimStatus, Verdict } from '../../domain/enums';
+import { KILL_REASONS, type ChecklistItem } from '../../domain/review';
+import { Id } from '../../domain/schemas';
+import { DecisionView } from './decisions';
+
+export const KillReason = z.enum(KILL_REASONS);
+
+/** Every item may be left open (null or absent): the vote is then recorded but invalid. */
+const Answer = z.boolean().nullable().optional();
+export const ChecklistInput = z
+  .object({
+    supportedByQuote: Answer,
+    contradictingEvidence: Answer,
+    sourceQualityMatchesClaim: Answer,
+    outdated: Answer,
+    marketingOrForum: Answer,
+  } satisfies Record<ChecklistItem, typeof Answer>)
+  .strict();
+
+export const VoteView = z.object({
+  voteId: z.number().int(),
+  claimId: z.string(),
+  generation: z.number().int(),
+  basis: z.string(),
+  reviewer: z.string(),
+  /** null = abstain. */
+  refuted: z.boolean().nullable(),
+  checklist: ChecklistInput,
+  reason: z.string(),
+  killReasons: z.array(KillReason),
+  valid: z.boolean(),
+  /** Why the vote does not count, when it is invalid. */
+  problems: z.array(z.string()),
+  castAt: z.string(),
+});
+export type VoteView = z.infer<typeof VoteView>;
+
+export const QuorumView = z.object({
+  size: z.number().int(),
+  tier: z.enum(['VERIFIED', 'UNVERIFIED', 'REFUTED']),
+  survives: z.boolean(),
+  validVotes: z.number().int(),
+  refuteVotes: z.number().int(),
+  reason: z.string(),
+  /** Why an UNVERIFIED claim did not survive (from the valid votes, plus too few valid votes). */
+  killReasons: z.array(KillReason),
+  /** Each reviewer's latest vote on the current basis. */
+  votes: z.array(VoteView),
+  /** Votes cast on an earlier generation or evidence set: kept as history, not counted. */
+  staleVotes: z.number().int(),
+});
+export type QuorumView = z.infer<typeof QuorumView>;
+
+export const DECISION_STATES = ['UNDECIDED', 'PROPOSED', 'DECIDED', 'STALE', 'UNRESOLVED'] as const;
+
+export const ClaimReview = z.object({
+  claimId: z.string(),
+  statement: z.string(),
+  author: z.string(),
+  generation: z.number().int(),
+  /** Fingerprint of what reviewers look at now (generation and exact refs); review:vote carries it. */
+  basis: z.string(),
+  evidenceRefs: z.array(z.string()),
+  hiddenEvidenceRefs: z.number().int(),
+  /** UNDECIDED: no decision; PROPOSED: awaiting approval; DECIDED: an approved decision (or a
+   * recorded UNRESOLVED) is current; STALE: the approved decision's fingerprint no longer matches. */
+  decisionState: z.enum(DECISION_STATES),
+  decisionMessage: z.string(),
+  effectiveDecision: DecisionView.nullable(),
+  openProposal: DecisionView.nullable(),
+  decisions: z.array(DecisionView),
+  quorum: QuorumView.nullable(),
+});
+export type ClaimReview = z.infer<typeof ClaimReview>;
+
+export const ClaimReviewSummary = z.object({
+  claimId: z.string(),
+  statement: z.string(),
+  generation: z.number().int(),
+  status: ClaimStatus.nullable(),
+  decisionState: z.enum(DECISION_STATES),
+  verdict: Verdict.nullable(),
+  quorumTier: z.enum(['VERIFIED', 'UNVERIFIED', 'REFUTED']).nullable(),
+});
+export type ClaimReviewSummary = z.infer<typeof ClaimReviewSummary>;
+
+export const reviewChannels = {
+  'review:vote': {
+    request: z
+      .object({
+        claimId: Id,
+        /** The basis fingerprint from review:get you reviewed; a stale one is refused (CONFLICT). */
+        basis: z.string().regex(/^[0-9a-f]{64}$/, 'expected the basis fingerprint shown by review:get'),
+        refuted: z.boolean().nullable(),
+        checklist: ChecklistInput,
+        reason: z.string().max(4000).default(''),
+        killReasons: z.array(KillReason).max(KILL_REASONS.length).default([]),
+      })
+      .strict(),
+    response: z.object({ vote: VoteView, quorum: QuorumView }),
+  },
+  'review:get': {
+    request: z.object({ claimId: Id }).strict(),
+    response: ClaimReview,
+  },
+  'review:list': {
+    request: z.object({}).strict(),
+    response: z.object({ items: z.array(ClaimReviewSummary) }),
+  },
+} as const;
