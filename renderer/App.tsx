@@ -6,11 +6,11 @@ import { useWorkbench } from './state/store';
 import { selectView } from './state/selectors';
 import { CasesView } from './views/Cases/CasesView';
 import { AuditView } from './views/Audit/AuditView';
-import { NotBuiltYet } from './components/NotBuiltYet';
 import { EvidenceView } from './views/Evidence/EvidenceView';
 import { GraphView } from './views/Graph/GraphView';
 import { DisputesView } from './views/Disputes/DisputesView';
 import { QuarantineView } from './views/Quarantine/QuarantineView';
+import { RemediationsView } from './views/Remediations/RemediationsView';
 import type { View } from './state/navSlice';
 
 const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
@@ -19,7 +19,7 @@ const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
   evidence: EvidenceView,
   disputes: DisputesView,
   quarantine: QuarantineView,
-  remediations: () => <NotBuiltYet title="Remediations" issue="revocation and remediation (issue 5)" />,
+  remediations: RemediationsView,
   audit: AuditView,
 };
 

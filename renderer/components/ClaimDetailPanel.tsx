@@ -66,39 +66,26 @@ export function ClaimDetailPanel({
       )}
       {claim.scope.length > 0 && <p className="muted small">Scope: {claim.scope.join(', ')}</p>}
       <h3>Bindings (generation {claim.generation})</h3>
-      <table className="table dense" data-testid={`${testId}-bindings`}>
-        <thead>
-          <tr>
-            <th>revision</th>
-            <th>relation · role</th>
-            <th>rationale</th>
-          </tr>
-        </thead>
-        <tbody>
-          {claim.bindings.map((b) => {
-            const r = stateOf.get(b.revisionId);
-            return (
-              <tr key={b.bindingId}>
-                <td className="nowrap">
-                  <button type="button" className="link mono" data-testid={`${testId}-open-${b.revisionId}`} onClick={() => onSelectRevision(b.revisionId)}>
-                    {b.revisionId}
-                  </button>
-                  {r && (
-                    <div>
-                      <StateBadge state={r.state} /> <span className="muted small">{r.kind}</span>
-                    </div>
-                  )}
-                </td>
-                <td className="nowrap">
-                  <RelationTag relation={b.relation} />
-                  <div className="muted small">{b.role}</div>
-                </td>
-                <td className="wrap">{b.rationale || <span className="muted">—</span>}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <ul className="plain bindings" data-testid={`${testId}-bindings`}>
+        {claim.bindings.map((b) => {
+          const r = stateOf.get(b.revisionId);
+          return (
+            <li key={b.bindingId} className="binding">
+              <div className="row wrap">
+                <RelationTag relation={b.relation} />
+                <span className="muted small">{b.role}</span>
+                <button type="button" className="link mono" data-testid={`${testId}-open-${b.revisionId}`} onClick={() => onSelectRevision(b.revisionId)}>
+                  {b.revisionId}
+                </button>
+                {r && <StateBadge state={r.state} />}
+                {r && <span className="muted small">{r.kind}</span>}
+              </div>
+              {r && <div className="small">{r.title}</div>}
+              {b.rationale && <div className="muted small">Rationale: {b.rationale}</div>}
+            </li>
+          );
+        })}
+      </ul>
     </article>
   );
 }

@@ -38,7 +38,13 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
     }
   },
   selectActor: async (actorId) => {
-    await call('actor:select', { actorId });
+    try {
+      await call('actor:select', { actorId });
+    } catch (err) {
+      // A refused switch keeps the current actor; say why instead of failing silently.
+      set({ caseError: messageOf(err) });
+      return;
+    }
     await get().refreshAll();
   },
   refreshAll: async () => {

@@ -6,8 +6,9 @@ import { createAuditSlice, type AuditSlice } from './auditSlice';
 import { createNavSlice, type NavSlice } from './navSlice';
 import { createGraphSlice, type GraphSlice } from './graphSlice';
 import { createQueueSlice, type QueueSlice } from './queueSlice';
+import { createRemediationSlice, type RemediationSlice } from './remediationSlice';
 
-export type WorkbenchState = CaseSlice & EvidenceSlice & ClaimsSlice & AuditSlice & NavSlice & GraphSlice & QueueSlice;
+export type WorkbenchState = CaseSlice & EvidenceSlice & ClaimsSlice & AuditSlice & NavSlice & GraphSlice & QueueSlice & RemediationSlice;
 
 export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createNavSlice(...a),
@@ -17,4 +18,5 @@ export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createAuditSlice(...a),
   ...createGraphSlice(...a),
   ...createQueueSlice(...a),
+  ...createRemediationSlice(...a),
 }));

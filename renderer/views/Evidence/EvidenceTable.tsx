@@ -15,9 +15,8 @@ export function EvidenceTable({
     <table className="table selectable dense" data-testid="evidence-table">
       <thead>
         <tr>
-          <th>state</th>
+          <th>state · kind</th>
           <th>revision · title</th>
-          <th>kind</th>
           <th>source · producer</th>
           <th>observed (UTC)</th>
           <th>tenant</th>
@@ -39,14 +38,14 @@ export function EvidenceTable({
               }
             }}
           >
-            <td>
+            <td className="nowrap">
               <StateBadge state={r.state} testId={`evidence-row-state-${r.revisionId}`} />
+              <div className="small muted">{r.kind}</div>
             </td>
             <td className="wrap title-cell">
               <div>{r.title}</div>
               <code className="small muted">{r.revisionId}</code>
             </td>
-            <td className="small">{r.kind}</td>
             <td>
               {r.sourceType}
               <div className="muted small">{r.producer}</div>
@@ -65,7 +64,7 @@ export function EvidenceTable({
         ))}
         {rows.length === 0 && (
           <tr>
-            <td colSpan={6} className="muted" data-testid="evidence-empty">
+            <td colSpan={5} className="muted" data-testid="evidence-empty">
               No visible revision matches these filters.
             </td>
           </tr>

@@ -72,8 +72,18 @@ function GraphCanvas() {
     const top = node.position.y * zoom + y;
     const w = (node.width ?? 0) * zoom;
     const h = (node.height ?? 0) * zoom;
-    if (left >= 0 && top >= 0 && left + w <= el.clientWidth && top + h <= el.clientHeight) return;
-    void flow.setCenter(node.position.x + (node.width ?? 0) / 2, node.position.y + (node.height ?? 0) / 2, { zoom, duration: 250 });
+    const fitsX = left >= 0 && left + w <= el.clientWidth;
+    const fitsY = top >= 0 && top + h <= el.clientHeight;
+    if (fitsX && fitsY) return;
+    // Move only along the axis that hides it: a claim scrolled into view keeps its evidence beside it.
+    void flow.setViewport(
+      {
+        x: fitsX ? x : el.clientWidth / 2 - (node.position.x + (node.width ?? 0) / 2) * zoom,
+        y: fitsY ? y : el.clientHeight / 2 - (node.position.y + (node.height ?? 0) / 2) * zoom,
+        zoom,
+      },
+      { duration: 250 },
+    );
     // Only a new selection should move the view, not a data refresh that rebuilds the nodes:
     // `nodes` is read through a ref for that reason.
   }, [selection, flow]);
