@@ -41,3 +41,18 @@ test('switching the acting reviewer hides evidence above their clearance', async
   await expect(page.getByTestId('audit-status')).toContainText('Verified');
   await app.screenshot('audit');
 });
+
+test('creates a new case from the Cases view and can go back to the demo from the recent list', async ({ app, page, workbench }) => {
+  const path = `${workbench.userDataDir}/cases/ir-2232.case.sqlite`;
+  await page.getByTestId('new-case-path').fill(path);
+  await page.getByTestId('new-case-name').fill('Ransomware on FS02 (IR-2232)');
+  await page.getByTestId('new-case-actor').fill('lena.k');
+  await page.getByTestId('new-case-display').fill('Lena Kowalski');
+  await page.getByTestId('new-case-submit').click();
+  await expect(page.getByTestId('case-name')).toHaveText('Ransomware on FS02 (IR-2232)');
+  await expect(page.getByTestId('case-claim-count')).toHaveText('0');
+  await expect(page.getByTestId('status-chain')).toContainText('verified');
+  await app.screenshot('cases-new');
+  await page.getByRole('button', { name: 'Account takeover: svc-backup (IR-2231)' }).click();
+  await expect(page.getByTestId('case-name')).toHaveText('Account takeover: svc-backup (IR-2231)');
+});

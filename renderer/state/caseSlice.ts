@@ -10,6 +10,7 @@ export interface CaseSlice {
   caseError: string | null;
   loadCase: () => Promise<void>;
   openCase: (path: string) => Promise<void>;
+  createCase: (request: { path: string; name: string; description: string; admin: { actorId: string; displayName: string } }) => Promise<boolean>;
   selectActor: (actorId: string) => Promise<void>;
   /** Reloads everything a change of case or actor can affect (ACL changes what is visible). */
   refreshAll: () => Promise<void>;
@@ -35,6 +36,17 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
       await get().refreshAll();
     } catch (err) {
       set({ caseError: messageOf(err) });
+    }
+  },
+  createCase: async (request) => {
+    try {
+      await call('case:create', request);
+      set({ caseError: null });
+      await get().refreshAll();
+      return true;
+    } catch (err) {
+      set({ caseError: messageOf(err) });
+      return false;
     }
   },
   selectActor: async (actorId) => {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useWorkbench } from '../../state/store';
+import { NewCaseForm } from './NewCaseForm';
 
 export function CasesView() {
   const { caseInfo, actors, recent, caseError, openCase, selectActor } = useWorkbench(
@@ -69,6 +70,8 @@ export function CasesView() {
             {caseError}
           </p>
         )}
+        <h3>New case</h3>
+        <NewCaseForm />
         <h3>Recent cases</h3>
         <ul className="plain">
           {recent.map((r) => (

@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import { useWorkbench, type WorkbenchState } from '../../state/store';
+
+const selectCreateCase = (s: WorkbenchState) => s.createCase;
+
+/** Creates an empty case file; its creator becomes the case's first admin reviewer. */
+export function NewCaseForm() {
+  const createCase = useWorkbench(selectCreateCase);
+  const [path, setPath] = useState('');
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [actorId, setActorId] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  return (
+    <form
+      className="grid-form"
+      data-testid="new-case-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void createCase({ path, name, description, admin: { actorId, displayName } }).then((ok) => {
+          if (ok) setPath('');
+        });
+      }}
+    >
+      <label className="field">
+        Case file
+        <input data-testid="new-case-path" className="mono" placeholder="/cases/ir-2232.case.sqlite" value={path} onChange={(e) => setPath(e.target.value)} />
+      </label>
+      <label className="field">
+        Case name
+        <input data-testid="new-case-name" placeholder="Ransomware on FS02 (IR-2232)" value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label className="field">
+        Your reviewer id
+        <input data-testid="new-case-actor" className="mono" placeholder="lena.k" value={actorId} onChange={(e) => setActorId(e.target.value)} />
+      </label>
+      <label className="field">
+        Your display name
+        <input data-testid="new-case-display" placeholder="Lena Kowalski" value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
+      </label>
+      <label className="field wide">
+        Description
+        <textarea data-testid="new-case-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
+      </label>
+      <div>
+        <button type="submit" data-testid="new-case-submit">Create case</button>
+      </div>
+    </form>
+  );
+}
