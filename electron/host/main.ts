@@ -6,6 +6,7 @@ import { handlers } from '../core/handlers';
 import { defaultUserDataDir } from '../core/paths';
 import { Session } from '../core/session';
 import { startHost } from './server';
+import { startWorkerLoop } from '../core/worker/loop';
 
 /**
  * Browser mode: the workbench's UI and handlers on 127.0.0.1, for machines where the Electron
@@ -31,6 +32,8 @@ async function main(): Promise<void> {
     throw new Error(`no renderer build at ${rendererDir}; run "npm run build" first`);
   }
   const host = await startHost({ session, handlers, rendererDir, port: values.port ? Number(values.port) : 0 });
+  // Revocation convergence runs in the background of this process (see worker/loop.ts for why).
+  const worker = startWorkerLoop(session);
   const why = values.reason ? `${values.reason}; ` : '';
   process.stdout.write(
     `Evidence Review Workbench: ${why}serving the workbench in browser mode on 127.0.0.1 only.\n` +
@@ -38,6 +41,7 @@ async function main(): Promise<void> {
       `Case: ${casePath}\n`,
   );
   const stop = () => {
+    worker.stop();
     session.close();
     void host.close().then(() => process.exit(0));
   };

@@ -5,6 +5,7 @@ import { ensureDemoCase } from '../core/demo';
 import { Session } from '../core/session';
 import { useNativeBinding } from '../core/store/caseFile';
 import { registerIpc } from './ipc';
+import { startWorkerLoop } from '../core/worker/loop';
 import { buildMenu } from './menu';
 import { hardenSession } from './security';
 
@@ -51,9 +52,12 @@ if (!app.requestSingleInstanceLock()) {
     const casePath = process.env.ERWB_CASE ?? (await ensureDemoCase(seed, userDataDir));
     session.open(casePath);
     registerIpc(session, () => mainWindow);
+    // Revocation convergence in the background of the main process (see core/worker/loop.ts).
+    const worker = startWorkerLoop(session);
     Menu.setApplicationMenu(buildMenu(session, () => mainWindow));
     mainWindow = createWindow();
     app.on('window-all-closed', () => {
+      worker.stop();
       session.close();
       app.quit();
     });

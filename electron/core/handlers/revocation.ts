@@ -3,7 +3,7 @@ import type { HandlersFor } from '../dispatch';
 import { epochMs } from '../services/fenceRows';
 import { listRemediations, getRemediation } from '../services/remediationView';
 import { requestRereview, retainCurrentRevision, withdrawRemediated } from '../services/remediation';
-import { revocationStatus } from '../services/revocationStatus';
+import { revocationStatus, visibleJobs } from '../services/revocationStatus';
 import type { Session } from '../session';
 import { workerLoopStatus } from '../worker/loop';
 import { runWorker } from '../worker/outbox';
@@ -22,10 +22,8 @@ export const revocationHandlers = {
     const ctx = s.context();
     const run = runWorker(ctx, { owner: `call:${process.pid}:${randomUUID().slice(0, 8)}`, maxJobs: req.maxJobs });
     // Jobs of revocations outside the clearance are left out, like everything else about them.
-    const visible = new Set(status(s, 500).revocations.map((r) => r.fenceId));
-    const rootOf = ctx.db.prepare('SELECT root_fence_id FROM outbox_job WHERE job_id = ?');
-    const jobs = run.jobs.filter((j) => visible.has((rootOf.get(j.jobId) as { root_fence_id: number }).root_fence_id));
-    return { jobs, status: status(s, 50) };
+    const visible = visibleJobs(ctx, run.jobs.map((j) => j.jobId));
+    return { jobs: run.jobs.filter((j) => visible.has(j.jobId)), status: status(s, 50) };
   },
   'remediation:list': (s, req) => listRemediations(s.context(), req.status),
   'remediation:get': (s, req) => getRemediation(s.context(), req.remediationId),

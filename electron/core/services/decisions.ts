@@ -18,6 +18,7 @@ import {
   visibleRefs,
   type ClaimRowForReview,
 } from './claimBasis';
+import { decisionProjection } from './projection';
 import { quorumView } from './review';
 import { decisionState, type DecisionRow } from './reviewRows';
 
@@ -56,6 +57,8 @@ export function toDecisionView(ctx: ServiceContext, d: DecisionRow): DecisionVie
     current,
     changes,
     effective: d.status === 'APPROVED' && effectiveDecision(ctx.db, d.claim_id)?.decision_id === d.decision_id,
+    // A current decision is only as current as its evidence: revocation fences show through (issue 5).
+    ...(current ? decisionProjection(ctx, d.claim_id) : {}),
   };
 }
 

@@ -3,8 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../context';
 import { tableDigest } from '../store/digest';
 import { createTestCase, type TestCase } from '../testing';
-import { ACTORS, addActors, bulkDependents, claimOn, validatedRevision } from '../worker/scenario';
+import { ACTORS, addActors, approvedDecision, bulkDependents, claimOn, validatedRevision } from '../worker/scenario';
 import { getClaim, listClaims } from './claims';
+import { getDecision } from './decisions';
 
 let tc: TestCase;
 beforeEach(async () => {
@@ -30,9 +31,11 @@ describe('synchronous fence', () => {
     await claimOn(tc, 'cl-required', [{ revisionId: a, role: 'REQUIRED' }]);
     await claimOn(tc, 'cl-context', [{ revisionId: a, role: 'CONTEXT' }]);
     await claimOn(tc, 'cl-unrelated', [{ revisionId: other, role: 'REQUIRED' }]);
+    const decisionId = await approvedDecision(tc, 'cl-required');
     const reader = secondConnection();
     try {
       expect(getClaim(reader.ctx, 'cl-required')).toMatchObject({ projection: 'ELIGIBLE', pendingRevalidation: false });
+      expect(getDecision(reader.ctx, decisionId)).toMatchObject({ current: true, effective: true, pendingRevalidation: false });
       tc.as(ACTORS.revoker);
       await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged export' });
       // No worker has run: only the fence written with the transition protects these reads.
@@ -42,6 +45,8 @@ describe('synchronous fence', () => {
         expect(got).toMatchObject({ projection: 'PENDING_REVALIDATION', pendingRevalidation: true });
         expect(got.projectionReasons![0]).toContain(`${a}) was REVOKED`);
       }
+      // The approved decision resting on it is no longer presented as simply current either.
+      expect(getDecision(reader.ctx, decisionId)).toMatchObject({ projection: 'PENDING_REVALIDATION', pendingRevalidation: true });
       const listed = new Map(listClaims(reader.ctx).map((c) => [c.claimId, c]));
       expect(listed.get('cl-required')).toMatchObject({ projection: 'PENDING_REVALIDATION', pendingRevalidation: true });
       expect(listed.get('cl-unrelated')).toMatchObject({ projection: 'ELIGIBLE', pendingRevalidation: false });

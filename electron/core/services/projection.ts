@@ -203,6 +203,12 @@ export function claimProjection(ctx: ServiceContext, claimId: string): Projectio
   return projectionView(ctx, s);
 }
 
+/** What a decision on the claim's current generation shows: the claim's projection and pending mark. */
+export function decisionProjection(ctx: ServiceContext, claimId: string): { projection: ProjectionView['projection']; pendingRevalidation: boolean } {
+  const { projection, pendingRevalidation } = claimProjection(ctx, claimId);
+  return { projection, pendingRevalidation };
+}
+
 /** Stale (derived-from-fenced) revisions among `revisionIds`: claim status does not count them. */
 export function staleAmong(db: CaseDb, revisionIds: readonly string[]): Set<string> {
   return new Set(ancestorFences(db, revisionIds).keys());

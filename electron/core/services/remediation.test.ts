@@ -111,6 +111,26 @@ describe('remediation:retainCurrentRevision', () => {
     expect(tableDigest(tc.casePath)).toBe(before);
   });
 
+  it('refuses when the claim would still be BLOCKED on the successors, rolling back what it had written', async () => {
+    const a1 = await validatedRevision(tc, 'ev-a');
+    const c1 = await validatedRevision(tc, 'ev-c');
+    await claimOn(tc, 'cl-3', [{ revisionId: a1, role: 'REQUIRED' }, { revisionId: c1, role: 'REQUIRED' }]);
+    await approvedDecision(tc, 'cl-3');
+    const a2 = await validatedSuccessor(tc, a1);
+    await runWorker();
+    // The other REQUIRED revision is quarantined: not a revoke, so no fence and no new projection version.
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: c1, to: 'QUARANTINED', reason: 'suspicious source' });
+    tc.as(ACTORS.approver);
+    const [rem] = (await tc.call('remediation:list', {})).items;
+    const before = tableDigest(tc.casePath);
+    const err = await errorOf('remediation:retainCurrentRevision', retain(rem!, [a2]));
+    expect(err.code).toBe('CONFLICT');
+    expect(err.message).toContain(`would still be BLOCKED (REQUIRED ${c1} is not usable (revision is QUARANTINED, not VALIDATED))`);
+    // The new generation, bindings and projection it wrote before finding out were rolled back.
+    expect(tableDigest(tc.casePath)).toBe(before);
+  });
+
   it('refuses a stale projection version, writing nothing', async () => {
     const { a2, b1, rem } = await remediationOnSupersede();
     // Another revocation touches the claim; the worker recomputes its projection (version 2).

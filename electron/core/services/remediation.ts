@@ -91,10 +91,10 @@ function successorPlan(ctx: ServiceContext, channel: string, r: LoadedRemediatio
   return plan;
 }
 
-function writeGeneration(ctx: ServiceContext, claimId: string, generation: number, bindings: readonly NewBinding[]): number {
+function writeGeneration(ctx: ServiceContext, channel: string, claimId: string, generation: number, bindings: readonly NewBinding[]): number {
   const db = ctx.db;
   const moved = db.prepare('UPDATE claim SET generation = ? WHERE claim_id = ? AND generation = ?').run(generation + 1, claimId, generation).changes;
-  if (moved !== 1) throw conflict(`claim ${claimId} changed generation while you were deciding; reload and try again`);
+  if (moved !== 1) throw conflict(`${channel}: claim ${claimId} changed generation while you were deciding; reload and try again`);
   const insert = db.prepare(
     `INSERT INTO claim_binding (claim_id, generation, revision_id, relation, role, rationale, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -112,7 +112,7 @@ const generationDigest = (db: CaseDb, claimId: string, generation: number): stri
   );
 
 /** Recomputes and stores the new generation's projection (compare-and-swap on the version reviewed). */
-function storeProjection(ctx: ServiceContext, claimId: string, expectedVersion: number) {
+function storeProjection(ctx: ServiceContext, channel: string, claimId: string, expectedVersion: number) {
   const s = loadProjectionStates(ctx.db, [claimId]).get(claimId)!;
   const live = liveProjection(s, ctx.now());
   const changed = ctx.db
@@ -121,7 +121,7 @@ function storeProjection(ctx: ServiceContext, claimId: string, expectedVersion: 
        WHERE claim_id = ? AND version = ?`,
     )
     .run(s.generation, live.projection, JSON.stringify(live.reasons), maxFenceId(ctx.db), ctx.now(), claimId, expectedVersion).changes;
-  if (changed !== 1) throw conflict(`the projection of claim ${claimId} moved past version ${expectedVersion}; reload and review again`);
+  if (changed !== 1) throw conflict(`${channel}: the projection of claim ${claimId} moved past version ${expectedVersion}; reload the remediation and review it again`);
   return { projection: live.projection, reasons: live.reasons, version: expectedVersion + 1 };
 }
 
@@ -161,8 +161,8 @@ function resolve(
     else if (successor) next.push({ revisionId: successor, relation: b.relation, role: b.role, rationale: `${rationale} [retained on ${successor}, successor of ${b.revision_id}, by remediation ${r.row.remediation_id}]`, replaces: b.revision_id });
     else dropped.push(b.revision_id);
   }
-  const generation = writeGeneration(ctx, r.row.claim_id, r.row.generation, next);
-  const projection = storeProjection(ctx, r.row.claim_id, expectedVersion);
+  const generation = writeGeneration(ctx, channel, r.row.claim_id, r.row.generation, next);
+  const projection = storeProjection(ctx, channel, r.row.claim_id, expectedVersion);
   if (resolution === 'RETAINED' && (projection.projection === 'BLOCKED' || projection.projection === 'PENDING_REVALIDATION')) {
     throw conflict(`${channel}: on the named successors claim ${r.row.claim_id} would still be ${projection.projection} (${projection.reasons.join('; ')}); name other successors or request a re-review`);
   }

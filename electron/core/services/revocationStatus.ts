@@ -117,3 +117,17 @@ export function revocationStatus(ctx: ServiceContext, limit: number, worker: Rev
     revocations: roots.map((r) => toView(db, r)),
   };
 }
+
+/** The jobs among `jobIds` whose revocation concerns a revision the actor may see. */
+export function visibleJobs(ctx: ServiceContext, jobIds: readonly number[]): Set<number> {
+  if (jobIds.length === 0) return new Set();
+  const ev = aclFilter(ctx.actor, 'r');
+  const rows = ctx.db
+    .prepare(
+      `SELECT j.job_id FROM outbox_job j JOIN revocation_fence f ON f.fence_id = j.root_fence_id
+       JOIN evidence_revision r ON r.revision_id = f.revision_id
+       WHERE j.job_id IN (SELECT value FROM json_each(?)) AND ${ev.sql}`,
+    )
+    .all(JSON.stringify(jobIds), ...ev.params) as { job_id: number }[];
+  return new Set(rows.map((r) => r.job_id));
+}

@@ -92,7 +92,7 @@ describe('outbox worker', () => {
     ]);
     const claim = await tc.call('claim:get', { claimId: 'cl-d2' });
     expect(claim).toMatchObject({ projection: 'PENDING_REVALIDATION', pendingRevalidation: false });
-    expect(claim.projectionReasons[0]).toContain('derived from revoked or superseded evidence');
+    expect(claim.projectionReasons![0]).toContain('derived from revoked or superseded evidence');
     const status = await tc.call('revocation:status', {});
     expect(status.revocations[0]).toMatchObject({ derivedFences: 2, dependentsTotal: 1, dependentsConverged: 1, openJobs: 0 });
     const [rem] = (await tc.call('remediation:list', {})).items;
@@ -119,5 +119,27 @@ describe('outbox worker', () => {
     expect(open()).toEqual(['cl-decided']);
     expect(one('SELECT projection, version FROM support_projection WHERE claim_id = ?', 'cl-decided')).toEqual({ projection: 'BLOCKED', version: 2 });
     expect(one('SELECT projection FROM support_projection WHERE claim_id = ?', 'cl-context')).toEqual({ projection: 'ELIGIBLE' });
+  });
+
+  it('hot queries stay on their indexes (an index regression fails here)', () => {
+    const plan = (sql: string, ...params: unknown[]) =>
+      all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...params)
+        .map((r) => r.detail)
+        .join(' | ');
+    // The page of dependents: one range scan of the binding index by revision, resuming at the cursor.
+    expect(
+      plan(
+        `SELECT b.claim_id FROM claim_binding b JOIN claim c ON c.claim_id = b.claim_id AND c.generation = b.generation
+         WHERE b.revision_id = ? AND b.binding_id <= ? AND b.claim_id > ? ORDER BY b.claim_id LIMIT ?`,
+        'ev-a@1', 1, '', 500,
+      ),
+    ).toContain('USING INDEX claim_binding_by_revision (revision_id=? AND claim_id>?)');
+    expect(plan(`SELECT job_id FROM outbox_job WHERE status = 'OPEN' AND (lease_expires_at IS NULL OR lease_expires_at <= ?) ORDER BY job_id LIMIT 1`, 0)).toContain(
+      'USING INDEX outbox_job_open (status=?)',
+    );
+    // Every claim read checks fences by revision: an index seek, not a scan.
+    expect(plan('SELECT f.* FROM revocation_fence f WHERE f.revision_id IN (SELECT value FROM json_each(?))', '[]')).toContain(
+      'USING INDEX revocation_fence_by_revision (revision_id=?)',
+    );
   });
 });

@@ -58,7 +58,11 @@ export interface JobOutcome {
 export const DEFAULT_FAN_OUT = 500;
 export const DEFAULT_LEASE_MS = 30_000;
 
-/** Takes the oldest open job whose lease is free or expired, in one atomic UPDATE … RETURNING. */
+/**
+ * Takes the oldest open job whose lease is free or expired, in one atomic UPDATE … RETURNING.
+ * A lease is the worker's bookkeeping, not a fact about the case, so it has no receipt; the page
+ * it leads to has one.
+ */
 export function claimNextJob(db: CaseDb, opts: WorkerOptions): JobRow | null {
   const now = (opts.clock ?? Date.now)();
   const row = db

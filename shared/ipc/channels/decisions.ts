@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Verdict } from '../../domain/enums';
+import { SupportProjection, Verdict } from '../../domain/enums';
 import { Id } from '../../domain/schemas';
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected the 64-hex-digit fingerprint shown with the decision');
@@ -32,6 +32,10 @@ export const DecisionView = z.object({
   changes: z.array(z.string()),
   /** This is the approved decision in force for its claim (the latest approval). */
   effective: z.boolean(),
+  /** While current: the support projection of what it rests on (DESIGN §3.5). PENDING_REVALIDATION
+   * from the commit of a revoke or supersede of its evidence until the worker recomputed it. */
+  projection: SupportProjection.optional(),
+  pendingRevalidation: z.boolean().optional(),
 });
 export type DecisionView = z.infer<typeof DecisionView>;
 
