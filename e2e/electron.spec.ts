@@ -2,16 +2,25 @@ import { _electron as electron, expect, test } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findElectronBinary } from '../electron/host/electronBinary';
+import { existsSync } from 'node:fs';
+import { electronVersion, findElectronBinary } from '../electron/host/electronBinary';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-const binding = process.env.ERWB_ELECTRON_SQLITE_BINDING;
+/** npm start builds better-sqlite3 for Electron's ABI once, under .native/; reuse that build. */
+function electronSqliteBinding(): string | undefined {
+  if (process.env.ERWB_ELECTRON_SQLITE_BINDING) return process.env.ERWB_ELECTRON_SQLITE_BINDING;
+  const built = join(ROOT, '.native', `electron-${electronVersion(ROOT)}`, 'better_sqlite3.node');
+  return existsSync(built) ? built : undefined;
+}
+const binding = electronSqliteBinding();
 
 test('the desktop app opens the demo case in a secure window', async () => {
   const bin = findElectronBinary(ROOT);
+  if (!('path' in bin)) process.stdout.write(`electron.spec skipped: ${bin.why}\n`);
   test.skip(!('path' in bin), `skipped: ${'why' in bin ? bin.why : ''}`);
   if (!('path' in bin)) return;
+  if (!binding) process.stdout.write('electron.spec skipped: no Electron build of better-sqlite3 yet; run npm start once to build it\n');
   test.skip(!binding, 'skipped: set ERWB_ELECTRON_SQLITE_BINDING to an Electron build of better-sqlite3 (npm start makes one under .native/)');
   const userData = mkdtempSync(join(tmpdir(), 'erwb-electron-'));
   const app = await electron.launch({
