@@ -39,7 +39,9 @@ export async function buildDemoCase(seedPath: string, target: string, userDataDi
   mkdirSync(dirname(target), { recursive: true });
   const building = `${target}.building`;
   for (const f of [building, `${building}-wal`, `${building}-shm`]) rmSync(f, { force: true });
-  const session = new Session({ userDataDir: join(userDataDir, '.demo-build'), log: () => {} });
+  // The build directory is thrown away; the demo reviewers' signing keys must outlive it, in the
+  // user's own key folder, or the demo case could be read but never worked on.
+  const session = new Session({ userDataDir: join(userDataDir, '.demo-build'), keysDir: join(userDataDir, 'keys'), log: () => {} });
   try {
     const created = await dispatch(handlers, session, 'case:create', { path: building, ...seed.case });
     if (!created.ok) throw new Error(`demo seed: case:create failed: ${created.error.message}`);

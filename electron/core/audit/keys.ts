@@ -9,7 +9,7 @@ import {
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../crypto';
-import { forbidden } from '../errors';
+import { forbidden, WorkbenchError } from '../errors';
 import type { CaseDb } from '../store/caseFile';
 
 /**
@@ -195,11 +195,16 @@ export class Keyring implements KeySource {
   }
 
   private writePrivateKey(path: string, pem: string): void {
-    mkdirSync(this.caseDir, { recursive: true, mode: 0o700 });
-    // mkdir's mode is masked by umask and ignored for existing directories: set it explicitly.
-    chmodSync(this.keysDir, 0o700);
-    chmodSync(this.caseDir, 0o700);
-    writeFileSync(path, pem, { mode: 0o600 });
-    chmodSync(path, 0o600);
+    try {
+      mkdirSync(this.caseDir, { recursive: true, mode: 0o700 });
+      // mkdir's mode is masked by umask and ignored for existing directories: set it explicitly.
+      chmodSync(this.keysDir, 0o700);
+      chmodSync(this.caseDir, 0o700);
+      writeFileSync(path, pem, { mode: 0o600 });
+      chmodSync(path, 0o600);
+    } catch (err) {
+      // Thrown inside the registering transaction, so the profile or key is not created either.
+      throw new WorkbenchError('INTERNAL', `could not store a reviewer's private key at ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); make the user data folder writable and try again`);
+    }
   }
 }

@@ -125,13 +125,12 @@ describe('reviewer keys on this machine', () => {
 describe('signing on top of a tampered chain', () => {
   it('refuses to append after a last receipt whose signature does not verify, writing nothing', async () => {
     await rc.evidence('ev-1');
-    rc.session.close();
+    // Another connection changes the tip while this session keeps the file open.
     const raw = new Database(rc.casePath);
     raw.exec('DROP TRIGGER audit_receipt_no_update');
     const last = raw.prepare('SELECT MAX(seq) FROM audit_receipt').pluck().get() as number;
     raw.prepare("UPDATE audit_receipt SET signature = 'AAAA' WHERE seq = ?").run(last);
     raw.close();
-    rc.session.open(rc.casePath);
     const before = tableDigest(rc.casePath);
     const env = await rc.raw('claim:create', { statement: 'on top of a forgery', tenant: 'acme', classification: 'internal' });
     expect(env).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });

@@ -112,13 +112,14 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
   const prevHash = last?.hash ?? GENESIS_HASH;
   const hash = chainHash(prevHash, receiptHashBody(fields));
   const { prev_signature: _prevSignature, ...stored } = fields;
+  const signature = key.sign(signedMessage(hash));
   db.prepare(
     `INSERT INTO audit_receipt (seq, at, actor, action, targets, body, pre_state_fp, post_state_fp,
        artifact_digests, prev_hash, hash, signer, signature)
      VALUES (@seq, @at, @actor, @action, @targets, @body, @pre_state_fp, @post_state_fp,
        @artifact_digests, @prev_hash, @hash, @signer, @signature)`,
-  ).run({ ...stored, prev_hash: prevHash, hash, signature: key.sign(signedMessage(hash)) });
-  verifiedTip.set(db, hash);
+  ).run({ ...stored, prev_hash: prevHash, hash, signature });
+  verifiedTip.set(db, `${hash}:${signature}`);
   return { seq: fields.seq, hash };
 }
 
@@ -132,7 +133,8 @@ const verifiedTip = new WeakMap<object, string>();
  * the chain, not from actor_key, which anyone with the file could replace.
  */
 function assertPredecessorSigned(db: CaseDb, last: { seq: number; actor: string; hash: string; signer: string | null; signature: string | null }, action: string): void {
-  if (verifiedTip.get(db) === last.hash) return;
+  // Keyed by hash and signature: either could be changed by another connection under our feet.
+  if (verifiedTip.get(db) === `${last.hash}:${last.signature}`) return;
   const refuse = (why: string) =>
     conflict(`${action} refused: the last receipt (seq ${last.seq}) ${why}; the case file was changed outside the workbench or predates signatures. Run audit:verify (or cli verify) before working on it`);
   if (!last.signer || !last.signature) throw refuse('is unsigned');
@@ -150,5 +152,5 @@ function assertPredecessorSigned(db: CaseDb, last: { seq: number; actor: string;
   }
   if (!reg?.publicKey || keyIdOf(reg.publicKey) !== last.signer) throw refuse(`is signed by ${last.signer}, which no receipt registered for ${last.actor}`);
   if (!verifySignature(publicKeyObject(reg.publicKey), signedMessage(last.hash), last.signature)) throw refuse('carries a signature that does not verify');
-  verifiedTip.set(db, last.hash);
+  verifiedTip.set(db, `${last.hash}:${last.signature}`);
 }

@@ -105,7 +105,7 @@ export class StateCollector {
     for (const t of targets) {
       this.named.add(t);
       if (!t.startsWith('claim:')) continue;
-      for (const u of r.targets) {
+      for (const u of targets) {
         if (!u.startsWith('revision:')) continue;
         let set = this.namedPairs.get(t);
         if (!set) this.namedPairs.set(t, (set = new Set()));

@@ -1,4 +1,5 @@
 import type { Blocker } from '../../../shared/ipc/channels/gate';
+import type { ResponseOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
 import { chainHead, formatHead, verifyChain } from '../audit/verify';
 import type { ServiceContext } from '../context';
@@ -143,7 +144,7 @@ function lastFinalization(ctx: ServiceContext): Finalization | null {
   return { seq: row.seq, at: row.at, by: row.actor, certifiedHead: (JSON.parse(row.body) as { certifiedHead: string }).certifiedHead };
 }
 
-export function gateStatus(ctx: ServiceContext) {
+export function gateStatus(ctx: ServiceContext): ResponseOf<'case:gate'> {
   const blockers = gateBlockers(ctx);
   const head = chainHead(ctx.db);
   const last = lastFinalization(ctx);
@@ -161,7 +162,7 @@ export function gateStatus(ctx: ServiceContext) {
  * Finalizes the case when nothing blocks it: appends one receipt certifying the chain head and
  * each claim's outcome. When something blocks it, answers the blockers and writes nothing.
  */
-export function finalizeCase(ctx: ServiceContext): { final: boolean; blockers: Blocker[]; head: string; certifiedHead: string | null } {
+export function finalizeCase(ctx: ServiceContext): ResponseOf<'case:finalize'> {
   assertRole(ctx, ['admin'], 'case:finalize', 'finalizing a case');
   // IMMEDIATE: the checks and the receipt see one state, even with another process on the file.
   return ctx.db.transaction(() => {

@@ -189,3 +189,14 @@ describe('votes', () => {
     rc.as('admin');
   });
 });
+
+describe('review:list', () => {
+  it('shows each visible claim\'s derived status beside where its review stands', async () => {
+    const items = (await rc.call('review:list', {})).items;
+    const byId = new Map(items.map((i) => [i.claimId, i]));
+    expect(byId.get('cl-survives')).toMatchObject({ decisionState: 'DECIDED', verdict: 'SUPPORTED', quorumTier: 'VERIFIED' });
+    expect(byId.get('cl-abstain')).toMatchObject({ decisionState: 'PROPOSED', verdict: null, quorumTier: 'UNVERIFIED' });
+    expect(byId.get('cl-plain')).toMatchObject({ decisionState: 'UNDECIDED', quorumTier: null });
+    for (const i of items) expect(i.status).not.toBeNull();
+  });
+});
