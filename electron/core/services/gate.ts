@@ -100,7 +100,8 @@ registerGateCheck('decided evidence', (ctx) => {
        JOIN claim c ON c.claim_id = d.claim_id
        JOIN claim_binding b ON b.claim_id = d.claim_id AND b.generation = d.generation
        JOIN evidence_revision r ON r.revision_id = b.revision_id
-       WHERE d.status = 'APPROVED' AND b.relation IN ('FULL_SUPPORT', 'PARTIAL_SUPPORT', 'REFUTES')
+       WHERE d.status = 'APPROVED' AND d.generation = c.generation
+         AND b.relation IN ('FULL_SUPPORT', 'PARTIAL_SUPPORT', 'REFUTES')
          AND r.state NOT IN ('VALIDATED', 'DISPUTED')
        ORDER BY d.claim_id, r.revision_id`,
     )

@@ -183,6 +183,11 @@ describe('remediation:requestRereview and remediation:withdraw', () => {
       expect(await tc.call('decision:get', { decisionId })).toMatchObject({ status: 'APPROVED', current: false });
       expect((await tc.call('review:get', { claimId: 'cl-1' })).decisionState).not.toBe('DECIDED');
       expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true });
+      // The gate asks for a decision on the new generation, not for remediating the old one again.
+      tc.as('admin');
+      const gate = await tc.call('case:gate', {});
+      expect(gate.blockers.map((b) => b.message).join('\n')).not.toContain(`decision ${decisionId} on claim cl-1 rests on`);
+      tc.as(ACTORS.approver);
       const again = await errorOf(channel, { remediationId: rem.remediationId, expectedProjectionVersion: 2, reason: 'twice' });
       expect(again.code).toBe('CONFLICT');
       expect(again.message).toContain('already resolved');
