@@ -11,6 +11,8 @@ export default defineConfig({
   },
   preload: {
     build: {
+      // A sandboxed preload can require only 'electron': bundle zod (via the contract) into it.
+      externalizeDeps: false,
       outDir: 'out/preload',
       // Sandboxed preloads cannot be ES modules.
       rollupOptions: {
