@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../../shared/domain/canonical';
-import type { Classification, Role } from '../../../shared/domain/enums';
+import type { Role } from '../../../shared/domain/enums';
 import type { ClaimPolicy } from '../../../shared/domain/claimStatus';
 import { decisionFingerprintBody } from '../../../shared/domain/fingerprint';
 import type { Actor, ServiceContext } from '../context';
@@ -7,6 +7,7 @@ import { sha256Hex } from '../crypto';
 import { forbidden, notFound } from '../errors';
 import type { CaseDb } from '../store/caseFile';
 import { aclFilter } from './acl';
+import type { ClaimRow } from './claims';
 
 /**
  * What a review looks at: a claim generation and the exact evidence revisions bound to it. Decision
@@ -20,16 +21,8 @@ export interface ClaimBasis {
   evidenceRefs: string[];
 }
 
-export interface ClaimRowForReview {
-  claim_id: string;
-  statement: string;
-  policy: string;
-  generation: number;
-  tenant: string;
-  classification: Classification;
-  unresolved_reason: string | null;
-  author: string;
-}
+/** The claim columns review reads; the same row type the claim service uses. */
+export type ClaimRowForReview = Omit<ClaimRow, 'scope' | 'created_at'>;
 
 export function loadVisibleClaim(ctx: ServiceContext, claimId: string, channel: string): ClaimRowForReview {
   const acl = aclFilter(ctx.actor, 'c');
