@@ -91,7 +91,9 @@ registerGateCheck('disputes', (ctx) => {
 
 /**
  * A decision in force must still rest on validated evidence. Revocation work (issue 5) fences
- * and remediates such decisions; until a remediation settles them they stay open here.
+ * and remediates such decisions; until a remediation settles them they stay open here. Evidence
+ * that was already dead when the decision was proposed was part of what the reviewers weighed
+ * (it never counted), so only a change after the proposal reopens the decision.
  */
 registerGateCheck('decided evidence', (ctx) => {
   const rows = ctx.db
@@ -103,6 +105,7 @@ registerGateCheck('decided evidence', (ctx) => {
        WHERE d.status = 'APPROVED' AND d.generation = c.generation
          AND b.relation IN ('FULL_SUPPORT', 'PARTIAL_SUPPORT', 'REFUTES')
          AND r.state NOT IN ('VALIDATED', 'DISPUTED')
+         AND (SELECT MAX(t.at) FROM evidence_transition t WHERE t.revision_id = r.revision_id) > d.proposed_at
        ORDER BY d.claim_id, r.revision_id`,
     )
     .all() as { decision_id: string; claim_id: string; revision_id: string; state: string }[];
