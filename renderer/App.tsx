@@ -11,12 +11,14 @@ import { GraphView } from './views/Graph/GraphView';
 import { DisputesView } from './views/Disputes/DisputesView';
 import { QuarantineView } from './views/Quarantine/QuarantineView';
 import { RemediationsView } from './views/Remediations/RemediationsView';
+import { ReviewView } from './views/Review/ReviewView';
 import type { View } from './state/navSlice';
 
 const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
   cases: CasesView,
   graph: GraphView,
   evidence: EvidenceView,
+  review: ReviewView,
   disputes: DisputesView,
   quarantine: QuarantineView,
   remediations: RemediationsView,

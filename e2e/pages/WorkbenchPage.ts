@@ -1,5 +1,8 @@
 import type { Page } from '@playwright/test';
 
+/** Display names of the demo actors, as the status bar shows them. */
+const DISPLAY_NAMES: Record<string, string> = { 'lena.k': 'Lena', 'omar.h': 'Omar', 'priya.s': 'Priya', 'jonas.w': 'Jonas' };
+
 /** Page object for the workbench frame: navigation, status bar and raw bridge access. */
 export class WorkbenchPage {
   constructor(
@@ -12,8 +15,15 @@ export class WorkbenchPage {
     await this.page.getByTestId('case-name').waitFor();
   }
 
-  nav(view: 'cases' | 'graph' | 'evidence' | 'disputes' | 'quarantine' | 'remediations' | 'audit') {
+  nav(view: 'cases' | 'graph' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'audit') {
     return this.page.getByTestId(`nav-${view}`).click();
+  }
+
+  /** Switches the acting reviewer the way a user does (Cases view), so the UI and the session agree. */
+  async actAs(actorId: string): Promise<void> {
+    await this.nav('cases');
+    await this.page.getByTestId('actor-select').selectOption(actorId);
+    await this.page.getByTestId('status-actor').filter({ hasText: DISPLAY_NAMES[actorId] ?? actorId }).waitFor();
   }
 
   /** Sends a request through the renderer's own bridge, exactly as the UI would. */

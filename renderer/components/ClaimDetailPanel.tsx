@@ -1,6 +1,7 @@
 import type { RevisionSummary } from '../../shared/domain/schemas';
 import type { ClaimDetail } from '../../shared/ipc/channels/claims';
-import { RelationTag, StateBadge, StatusBadge } from './Badges';
+import type { ClaimReviewSummary } from '../../shared/ipc/channels/review';
+import { DecisionStateBadge, ProjectionBadge, QuorumTierBadge, RelationTag, StateBadge, StatusBadge } from './Badges';
 
 /**
  * One claim: statement, derived status with the service's reasons, policy, missing kinds and its
@@ -10,11 +11,16 @@ export function ClaimDetailPanel({
   claim,
   evidence,
   onSelectRevision,
+  review,
+  onOpenReview,
   testId,
 }: {
   claim: ClaimDetail;
   evidence: readonly RevisionSummary[];
   onSelectRevision: (revisionId: string) => void;
+  /** Where the claim's review stands, from the review queue. */
+  review?: ClaimReviewSummary;
+  onOpenReview?: () => void;
   testId: string;
 }) {
   const stateOf = new Map(evidence.map((r) => [r.revisionId, r]));
@@ -30,6 +36,30 @@ export function ClaimDetailPanel({
         </div>
         <h2 data-testid={`${testId}-statement`}>{claim.statement}</h2>
       </header>
+      {claim.projection && (claim.projection !== 'ELIGIBLE' || claim.pendingRevalidation) && (
+        <div className="warn-note small" data-testid={`${testId}-projection`}>
+          <ProjectionBadge projection={claim.projection} />{' '}
+          {claim.pendingRevalidation ? 'Evidence it rests on was revoked or superseded: pending revalidation.' : claim.projectionReasons?.join('; ')}
+        </div>
+      )}
+      {(review || onOpenReview) && (
+        <div className="row wrap review-line" data-testid={`${testId}-review`}>
+          <span className="muted small">Review</span>
+          {review && <DecisionStateBadge state={review.decisionState} testId={`${testId}-decision-state`} />}
+          {review?.verdict && <span className="small">in force: {review.verdict}</span>}
+          {review?.quorumTier && (
+            <span className="small">
+              quorum <QuorumTierBadge tier={review.quorumTier} />
+            </span>
+          )}
+          <span className="grow" />
+          {onOpenReview && (
+            <button type="button" className="secondary small" data-testid={`${testId}-open-review`} onClick={onOpenReview}>
+              Open review →
+            </button>
+          )}
+        </div>
+      )}
       <div className="counts-row" data-testid={`${testId}-counts`}>
         <div className="count-box">
           <span className="muted small">Support |I_c| / |E_c|</span>

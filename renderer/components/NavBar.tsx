@@ -6,6 +6,7 @@ const ITEMS: { view: View; label: string }[] = [
   { view: 'cases', label: 'Cases' },
   { view: 'graph', label: 'Graph' },
   { view: 'evidence', label: 'Evidence' },
+  { view: 'review', label: 'Review' },
   { view: 'disputes', label: 'Disputes' },
   { view: 'quarantine', label: 'Quarantine' },
   { view: 'remediations', label: 'Remediations' },

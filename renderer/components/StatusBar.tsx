@@ -3,8 +3,8 @@ import { transport } from '../bridge';
 import { useWorkbench } from '../state/store';
 
 export function StatusBar() {
-  const { caseInfo, chain, caseError } = useWorkbench(
-    useShallow((s) => ({ caseInfo: s.caseInfo, chain: s.chain, caseError: s.caseError })),
+  const { caseInfo, chain, caseError, gate } = useWorkbench(
+    useShallow((s) => ({ caseInfo: s.caseInfo, chain: s.chain, caseError: s.caseError, gate: s.gate })),
   );
   return (
     <footer className="status" data-testid="status-bar">
@@ -13,6 +13,11 @@ export function StatusBar() {
       {chain && (
         <span data-testid="status-chain" className={chain.ok ? 'ok' : 'bad'}>
           Audit chain {chain.ok ? `verified (${chain.length})` : `BROKEN at seq ${chain.firstBroken?.seq}`}
+        </span>
+      )}
+      {gate && (
+        <span data-testid="status-gate" className={gate.final ? 'ok' : undefined}>
+          {gate.final ? 'FINAL' : `DRAFT: ${gate.blockers.length} blocker${gate.blockers.length === 1 ? '' : 's'}`}
         </span>
       )}
       <span data-testid="status-transport" className="transport">

@@ -12,3 +12,10 @@ export function shortHash(hash: string, length = 12): string {
 
 export const orDash = (value: string | number | null | undefined): string =>
   value === null || value === undefined || value === '' ? '—' : String(value);
+
+/** Splits "q-17, nb:exfil.ipynb" or one ref per line into refs; the service dedupes and sorts them. */
+export const parseRefs = (text: string): string[] =>
+  text
+    .split(/[\n,]/)
+    .map((r) => r.trim())
+    .filter((r) => r.length > 0);

@@ -32,7 +32,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
   openCase: async (path) => {
     try {
       await call('case:open', { path });
-      set({ caseError: null });
+      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null });
       await get().refreshAll();
     } catch (err) {
       set({ caseError: messageOf(err) });
@@ -41,7 +41,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
   createCase: async (request) => {
     try {
       await call('case:create', request);
-      set({ caseError: null });
+      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null });
       await get().refreshAll();
       return true;
     } catch (err) {
@@ -57,10 +57,12 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
       set({ caseError: messageOf(err) });
       return;
     }
+    // Another actor may be refused what this one was answered: drop the last answers of the session.
+    set({ finalizeOutcome: null, headCheck: null });
     await get().refreshAll();
   },
   refreshAll: async () => {
     await get().loadCase();
-    await Promise.all([get().loadEvidence(), get().loadClaims(), get().loadAudit()]);
+    await Promise.all([get().loadEvidence(), get().loadClaims(), get().loadAudit(), get().loadReviews(), get().loadGate()]);
   },
 });

@@ -37,6 +37,13 @@ function host(listed: string[], states: Record<string, string> = {}) {
         return { ok: true, length: 1, head: 'h', firstBroken: null };
       case 'audit:list':
         return { items: [] };
+      case 'audit:head':
+        return { seq: 1, hash: 'h', head: 'erwb-head:1:h' };
+      case 'audit:keys':
+      case 'review:list':
+        return { items: [] };
+      case 'case:gate':
+        return { ready: false, blockers: [], head: 'erwb-head:1:h', lastFinalization: null, final: false };
       case 'case:info':
       case 'actor:list':
         return channel === 'actor:list' ? [] : {};

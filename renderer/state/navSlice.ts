@@ -1,6 +1,6 @@
 import type { Slice } from './slice';
 
-export const VIEWS = ['cases', 'graph', 'evidence', 'disputes', 'quarantine', 'remediations', 'audit'] as const;
+export const VIEWS = ['cases', 'graph', 'evidence', 'review', 'disputes', 'quarantine', 'remediations', 'audit'] as const;
 export type View = (typeof VIEWS)[number];
 
 export interface NavSlice {

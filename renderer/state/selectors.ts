@@ -11,9 +11,28 @@ export const selectRevisionDetails = (s: WorkbenchState) => s.revisionDetails;
 export const selectClaims = (s: WorkbenchState) => s.claims;
 export const selectClaimDetails = (s: WorkbenchState) => s.claimDetails;
 export const selectClaimsError = (s: WorkbenchState) => s.claimsError;
-export const selectDecisions = (s: WorkbenchState) => s.decisions;
 export const selectChain = (s: WorkbenchState) => s.chain;
 export const selectReceipts = (s: WorkbenchState) => s.receipts;
+export const selectRefreshAll = (s: WorkbenchState) => s.refreshAll;
+export const selectActorId = (s: WorkbenchState) => s.caseInfo?.actor.actorId ?? null;
+export const selectReviewQueue = (s: WorkbenchState) => s.reviewQueue;
+export const selectReviews = (s: WorkbenchState) => s.reviews;
+export const selectReviewError = (s: WorkbenchState) => s.reviewError;
+export const selectSelectedReviewClaim = (s: WorkbenchState) => s.selectedReviewClaim;
+export const selectGate = (s: WorkbenchState) => s.gate;
+export const selectGateError = (s: WorkbenchState) => s.gateError;
+export const selectFinalizeOutcome = (s: WorkbenchState) => s.finalizeOutcome;
+/** The audit view's data in one shallow selector. */
+export const selectAuditView = (s: WorkbenchState) => ({
+  chain: s.chain,
+  chainHead: s.chainHead,
+  receipts: s.receipts,
+  moreReceipts: s.moreReceipts,
+  actorKeys: s.actorKeys,
+  signatureMode: s.signatureMode,
+  headCheck: s.headCheck,
+  auditError: s.auditError,
+});
 export const selectSelectedRevisionId = (s: WorkbenchState) => s.selectedRevisionId;
 export const selectGraphSelection = (s: WorkbenchState) => s.graphSelection;
 export const selectShowUnboundEvidence = (s: WorkbenchState) => s.showUnboundEvidence;
@@ -33,7 +52,26 @@ export const selectActions = (s: WorkbenchState) => ({
   ensureRevisionDetails: s.ensureRevisionDetails,
   transitionRevision: s.transitionRevision,
   checkValidation: s.checkValidation,
-  loadDecisions: s.loadDecisions,
-  proposeDecision: s.proposeDecision,
   markUnresolved: s.markUnresolved,
 });
+
+export const selectReviewActions = (s: WorkbenchState) => ({
+  loadReviews: s.loadReviews,
+  loadReview: s.loadReview,
+  selectReviewClaim: s.selectReviewClaim,
+  openReview: s.openReview,
+  proposeDecision: s.proposeDecision,
+  approveDecision: s.approveDecision,
+  rejectDecision: s.rejectDecision,
+  withdrawDecision: s.withdrawDecision,
+  castVote: s.castVote,
+});
+
+export const selectAuditActions = (s: WorkbenchState) => ({
+  loadAudit: s.loadAudit,
+  loadOlderReceipts: s.loadOlderReceipts,
+  setSignatureMode: s.setSignatureMode,
+  verifyAgainstHead: s.verifyAgainstHead,
+});
+
+export const selectGateActions = (s: WorkbenchState) => ({ loadGate: s.loadGate, finalizeCase: s.finalizeCase });

@@ -7,8 +7,10 @@ import { createNavSlice, type NavSlice } from './navSlice';
 import { createGraphSlice, type GraphSlice } from './graphSlice';
 import { createQueueSlice, type QueueSlice } from './queueSlice';
 import { createRemediationSlice, type RemediationSlice } from './remediationSlice';
+import { createReviewSlice, type ReviewSlice } from './reviewSlice';
+import { createGateSlice, type GateSlice } from './gateSlice';
 
-export type WorkbenchState = CaseSlice & EvidenceSlice & ClaimsSlice & AuditSlice & NavSlice & GraphSlice & QueueSlice & RemediationSlice;
+export type WorkbenchState = CaseSlice & EvidenceSlice & ClaimsSlice & AuditSlice & NavSlice & GraphSlice & QueueSlice & RemediationSlice & ReviewSlice & GateSlice;
 
 export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createNavSlice(...a),
@@ -19,4 +21,6 @@ export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createGraphSlice(...a),
   ...createQueueSlice(...a),
   ...createRemediationSlice(...a),
+  ...createReviewSlice(...a),
+  ...createGateSlice(...a),
 }));

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useWorkbench } from '../../state/store';
+import { FinalizePanel } from './FinalizePanel';
 import { NewCaseForm } from './NewCaseForm';
 
 export function CasesView() {
@@ -47,6 +48,7 @@ export function CasesView() {
           </label>
         </section>
       )}
+      {caseInfo && <FinalizePanel />}
       <section className="panel">
         <h2>Open a case file</h2>
         <form

@@ -4,21 +4,23 @@ import { StatusBadge } from '../../components/Badges';
 import { ClaimDetailPanel } from '../../components/ClaimDetailPanel';
 import { LoadErrors } from '../../components/LoadErrors';
 import { RevisionDetailPanel } from '../../components/RevisionDetailPanel';
-import { selectActions } from '../../state/selectors';
+import { selectActions, selectReviewActions } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 
 /** Details of the selected graph node; with nothing selected, the claims as a keyboard-reachable list. */
 export function GraphSidePanel() {
-  const { claims, claimDetails, evidence, details, selection } = useWorkbench(
+  const { claims, claimDetails, evidence, details, selection, reviewQueue } = useWorkbench(
     useShallow((s) => ({
       claims: s.claims,
       claimDetails: s.claimDetails,
       evidence: s.evidence,
       details: s.revisionDetails,
       selection: s.graphSelection,
+      reviewQueue: s.reviewQueue,
     })),
   );
   const { selectGraphNode, ensureRevisionDetails } = useWorkbench(useShallow(selectActions));
+  const { openReview } = useWorkbench(useShallow(selectReviewActions));
   const selectRevision = (id: string) => selectGraphNode({ kind: 'revision', id });
 
   useEffect(() => {
@@ -27,7 +29,17 @@ export function GraphSidePanel() {
 
   let body: React.JSX.Element;
   if (selection?.kind === 'claim' && claimDetails[selection.id]) {
-    body = <ClaimDetailPanel claim={claimDetails[selection.id]!} evidence={evidence} onSelectRevision={selectRevision} testId="graph-claim-detail" />;
+    const claimId = selection.id;
+    body = (
+      <ClaimDetailPanel
+        claim={claimDetails[claimId]!}
+        evidence={evidence}
+        onSelectRevision={selectRevision}
+        review={reviewQueue.find((r) => r.claimId === claimId)}
+        onOpenReview={() => openReview(claimId)}
+        testId="graph-claim-detail"
+      />
+    );
   } else if (selection?.kind === 'revision' && details[selection.id]) {
     body = <RevisionDetailPanel detail={details[selection.id]!} evidence={evidence} onSelectRevision={selectRevision} testId="graph-revision-detail" />;
   } else if (selection) {

@@ -20,13 +20,14 @@ export function GraphView() {
 }
 
 function GraphCanvas() {
-  const { claims, claimDetails, evidence, showUnbound, selection } = useWorkbench(
+  const { claims, claimDetails, evidence, showUnbound, selection, reviews } = useWorkbench(
     useShallow((s) => ({
       claims: s.claims,
       claimDetails: s.claimDetails,
       evidence: s.evidence,
       showUnbound: s.showUnboundEvidence,
       selection: s.graphSelection,
+      reviews: s.reviewQueue,
     })),
   );
   const { selectGraphNode, setShowUnboundEvidence } = useWorkbench(useShallow(selectActions));
@@ -36,8 +37,8 @@ function GraphCanvas() {
   // claim:list gives the order; claim:get the bindings. A claim whose detail is not loaded yet waits.
   const details = useMemo(() => claims.flatMap((c) => (claimDetails[c.claimId] ? [claimDetails[c.claimId]!] : [])), [claims, claimDetails]);
   const { nodes, edges, undrawnBindings } = useMemo(
-    () => toFlow({ claims: details, evidence, showUnbound, selection }),
-    [details, evidence, showUnbound, selection],
+    () => toFlow({ claims: details, evidence, showUnbound, selection, reviews }),
+    [details, evidence, showUnbound, selection, reviews],
   );
 
   // Fit the layout's width and start at the top: fitting everything at once would shrink the text

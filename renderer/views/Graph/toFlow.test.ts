@@ -162,4 +162,32 @@ describe('toFlow', () => {
     ]);
     expect(flowEmpty.edges).toEqual([]);
   });
+
+  it('carries a claim’s support projection, pending revalidation first, and no projection when the claim has none', () => {
+    const pending = { ...claim('cl-p', 'SUPPORTED', []), projection: 'PENDING_REVALIDATION' as const, pendingRevalidation: true };
+    const blocked = { ...claim('cl-b', 'SUPPORTED', []), projection: 'BLOCKED' as const, pendingRevalidation: false };
+    const plain = claim('cl-n', 'SUPPORTED', []);
+    const out = toFlow({ claims: [pending, blocked, plain], evidence: [], showUnbound: false, selection: null });
+    const data = (id: string) => (byId(out.nodes, `claim:${id}`) as ClaimFlowNode).data;
+    expect([data('cl-p').projection, data('cl-p').pendingRevalidation]).toEqual(['PENDING_REVALIDATION', true]);
+    expect([data('cl-b').projection, data('cl-b').pendingRevalidation]).toEqual(['BLOCKED', false]);
+    expect([data('cl-n').projection, data('cl-n').pendingRevalidation]).toEqual([null, false]);
+  });
+
+  it('joins each claim’s review state and verdict in force from the review queue, and leaves them null until it loads', () => {
+    const review = (claimId: string, decisionState: 'STALE' | 'DECIDED', verdict: 'SUPPORTED' | null) => ({
+      claimId,
+      statement: '',
+      generation: 1,
+      status: null,
+      decisionState,
+      verdict,
+      quorumTier: null,
+    });
+    const withReviews = toFlow({ claims, evidence, showUnbound: false, selection: null, reviews: [review('cl-ps', 'STALE', 'SUPPORTED'), review('cl-other', 'DECIDED', null)] });
+    expect((byId(withReviews.nodes, 'claim:cl-ps') as ClaimFlowNode).data).toMatchObject({ decisionState: 'STALE', verdict: 'SUPPORTED' });
+    expect((byId(withReviews.nodes, 'claim:cl-exfil') as ClaimFlowNode).data).toMatchObject({ decisionState: null, verdict: null });
+    // The review queue changes labels, never the layout.
+    expect(withReviews.nodes.map((n) => [n.id, n.position])).toEqual(flow.nodes.map((n) => [n.id, n.position]));
+  });
 });

@@ -1,7 +1,20 @@
-import { BINDING_ROLES, EVIDENCE_STRENGTH, RELATIONS, type BindingRole, type ClaimStatus, type EvidenceKind, type EvidenceStrength, type LifecycleState, type Relation } from '../../../shared/domain/enums';
+import {
+  BINDING_ROLES,
+  EVIDENCE_STRENGTH,
+  RELATIONS,
+  type BindingRole,
+  type ClaimStatus,
+  type EvidenceKind,
+  type EvidenceStrength,
+  type LifecycleState,
+  type Relation,
+  type SupportProjection,
+  type Verdict,
+} from '../../../shared/domain/enums';
 import type { Edge, Node } from '@xyflow/react';
 import type { RevisionSummary } from '../../../shared/domain/schemas';
 import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
+import type { ClaimReviewSummary } from '../../../shared/ipc/channels/review';
 import type { GraphSelection } from '../../state/graphSlice';
 
 /**
@@ -17,7 +30,7 @@ import type { GraphSelection } from '../../state/graphSlice';
 export const LAYOUT = {
   claimX: 0,
   claimWidth: 280,
-  claimHeight: 136,
+  claimHeight: 150,
   evidenceX: 560,
   evidenceWidth: 280,
   evidenceHeight: 86,
@@ -36,6 +49,13 @@ export type ClaimNodeData = {
   refute: { all: number; independent: number };
   missingKinds: string[];
   bindingCount: number;
+  /** Support projection (DESIGN §3.5) when the claim carries one; PENDING_REVALIDATION right after a fence. */
+  projection: SupportProjection | null;
+  pendingRevalidation: boolean;
+  /** Where the claim's review stands (review:list), when the queue is loaded. */
+  decisionState: ClaimReviewSummary['decisionState'] | null;
+  /** Verdict of the approved decision in force, if any. */
+  verdict: Verdict | null;
   dimmed: boolean;
 };
 
@@ -75,6 +95,8 @@ export interface FlowInput {
   evidence: readonly RevisionSummary[];
   showUnbound: boolean;
   selection: GraphSelection | null;
+  /** The review queue, for each claim's decision state; absent or partial while it loads. */
+  reviews?: readonly ClaimReviewSummary[];
 }
 
 export interface FlowOutput {
@@ -91,8 +113,9 @@ const roleRank = (role: BindingRole) => BINDING_ROLES.indexOf(role);
 const relationRank = (relation: Relation) => RELATIONS.indexOf(relation);
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function toFlow({ claims, evidence, showUnbound, selection }: FlowInput): FlowOutput {
+export function toFlow({ claims, evidence, showUnbound, selection, reviews = [] }: FlowInput): FlowOutput {
   const L = LAYOUT;
+  const reviewOf = new Map(reviews.map((r) => [r.claimId, r]));
   const byRevision = new Map(evidence.map((r) => [r.revisionId, r]));
   const claimsOf = new Map<string, Set<string>>();
   let undrawnBindings = 0;
@@ -140,6 +163,10 @@ export function toFlow({ claims, evidence, showUnbound, selection }: FlowInput):
         refute: claim.refute,
         missingKinds: claim.missingKinds,
         bindingCount: drawable.length,
+        projection: claim.projection ?? null,
+        pendingRevalidation: claim.pendingRevalidation ?? false,
+        decisionState: reviewOf.get(claim.claimId)?.decisionState ?? null,
+        verdict: reviewOf.get(claim.claimId)?.verdict ?? null,
         dimmed: dim(claimId),
       },
     });

@@ -1,7 +1,6 @@
 import type { RemediationView } from '../../../shared/ipc/channels/remediation';
-import { RelationTag, StateBadge } from '../../components/Badges';
+import { ProjectionBadge, RelationTag, StateBadge } from '../../components/Badges';
 import { formatTime } from '../../components/format';
-import { ProjectionBadge } from './ProjectionBadge';
 import { RemediationActions } from './RemediationActions';
 
 const WHY: Record<RemediationView['causes'][number]['cause'], string> = {

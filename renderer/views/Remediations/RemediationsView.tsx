@@ -8,7 +8,7 @@ import {
   selectSelectedRemediation,
 } from '../../state/remediationSlice';
 import { useWorkbench } from '../../state/store';
-import { ProjectionBadge } from './ProjectionBadge';
+import { ProjectionBadge } from '../../components/Badges';
 import { RemediationDetail } from './RemediationDetail';
 import { ConvergenceSummary, RevocationTable } from './RevocationProgress';
 import './remediations.css';

@@ -1,13 +1,19 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
-import { StatusBadge } from '../../../components/Badges';
+import { DecisionStateBadge, ProjectionBadge, StatusBadge } from '../../../components/Badges';
 import type { ClaimFlowNode } from '../toFlow';
 
-/** A claim: statement, derived status and independent vs. all support and refutation. */
+/**
+ * A claim: statement, derived status and independent vs. all support and refutation; beside them,
+ * what a reviewer must not miss: a projection other than ELIGIBLE (pending revalidation right after
+ * a revoke) and where the review stands (a stale decision above all).
+ */
 export const ClaimNode = memo(function ClaimNode({ data, selected }: NodeProps<ClaimFlowNode>) {
+  const showProjection = data.projection !== null && (data.projection !== 'ELIGIBLE' || data.pendingRevalidation);
+  const showDecision = data.decisionState !== null && data.decisionState !== 'UNDECIDED';
   return (
     <div
-      className={`flow-node claim-node status-border-${data.status}${selected ? ' is-selected' : ''}${data.dimmed ? ' is-dimmed' : ''}`}
+      className={`flow-node claim-node status-border-${data.status}${selected ? ' is-selected' : ''}${data.dimmed ? ' is-dimmed' : ''}${data.pendingRevalidation ? ' is-pending' : ''}`}
       data-testid={`graph-node-claim-${data.claimId}`}
     >
       <div className="row spread">
@@ -17,6 +23,14 @@ export const ClaimNode = memo(function ClaimNode({ data, selected }: NodeProps<C
       <p className="claim-statement" title={data.statement}>
         {data.statement}
       </p>
+      {(showProjection || showDecision) && (
+        <div className="claim-flags">
+          {showProjection && <ProjectionBadge projection={data.projection!} testId={`graph-claim-projection-${data.claimId}`} />}
+          {showDecision && (
+            <DecisionStateBadge state={data.decisionState!} verdict={data.decisionState === 'DECIDED' ? data.verdict : null} testId={`graph-claim-decision-${data.claimId}`} />
+          )}
+        </div>
+      )}
       <div className="support-counts" data-testid={`graph-claim-support-${data.claimId}`}>
         <span title="|I_c| independent sources / |E_c| all supporting revisions">
           support <b>{data.support.independent}</b> indep. / {data.support.all} all

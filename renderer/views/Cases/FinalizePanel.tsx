@@ -1,0 +1,177 @@
+import { useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { Blocker } from '../../../shared/ipc/channels/gate';
+import { ErrorNotice } from '../../components/ErrorNotice';
+import { CopyButton } from '../../components/Fingerprint';
+import { formatTime } from '../../components/format';
+import { selectActions, selectFinalizeOutcome, selectGate, selectGateActions, selectGateError, selectReviewActions } from '../../state/selectors';
+import { useWorkbench } from '../../state/store';
+
+const KIND_LABEL: Record<Blocker['kind'], string> = {
+  undecided: 'undecided',
+  'open-proposal': 'open proposal',
+  'stale-fingerprint': 'stale fingerprint',
+  quorum: 'quorum',
+  dispute: 'dispute',
+  revalidation: 'revalidation',
+  remediation: 'remediation',
+  chain: 'audit chain',
+};
+
+/** Where a blocker is dealt with: a claim's review, a revision in the Evidence view, the remediation queue. */
+function BlockerTarget({ b, testId }: { b: Blocker; testId: string }) {
+  const { openReview } = useWorkbench(useShallow(selectReviewActions));
+  const { selectRevision, setView } = useWorkbench(useShallow(selectActions));
+  const [kind, id] = [b.target.slice(0, b.target.indexOf(':')), b.target.slice(b.target.indexOf(':') + 1)];
+  if (kind === 'claim') {
+    return (
+      <button type="button" className="link mono" data-testid={`${testId}-open-${id}`} onClick={() => openReview(id)}>
+        {b.target}
+      </button>
+    );
+  }
+  if (kind === 'revision') {
+    return (
+      <button
+        type="button"
+        className="link mono"
+        data-testid={`${testId}-open-${id}`}
+        onClick={() => {
+          selectRevision(id);
+          setView('evidence');
+        }}
+      >
+        {b.target}
+      </button>
+    );
+  }
+  return <>{b.target}</>;
+}
+
+function BlockerTable({ blockers, testId }: { blockers: readonly Blocker[]; testId: string }) {
+  const { setView } = useWorkbench(useShallow(selectActions));
+  return (
+    <table className="table dense" data-testid={testId}>
+      <thead>
+        <tr>
+          <th>kind</th>
+          <th>target</th>
+          <th>what blocks FINAL</th>
+        </tr>
+      </thead>
+      <tbody>
+        {blockers.map((b, i) => (
+          <tr key={i} data-testid={`${testId}-row`} data-kind={b.kind}>
+            <td className="nowrap">
+              <span className={`tag blocker-${b.kind}`}>{KIND_LABEL[b.kind]}</span>
+            </td>
+            <td className="mono nowrap">
+              <BlockerTarget b={b} testId={testId} />
+            </td>
+            <td>
+              {b.message}
+              <div className="muted small">
+                check: {b.check}
+                {(b.kind === 'revalidation' || b.kind === 'remediation') && (
+                  <>
+                    {' · '}
+                    <button type="button" className="link small" data-testid={`${testId}-remediations-${i}`} onClick={() => setView('remediations')}>
+                      Remediations →
+                    </button>
+                  </>
+                )}
+              </div>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * The completion gate (DESIGN §3.4): a case is FINAL only when every claim is decided on a current
+ * fingerprint, nothing is disputed or pending, and the chain verifies. Finalizing is an admin's act;
+ * for anyone else the service's refusal is shown as it is.
+ */
+export function FinalizePanel() {
+  const gate = useWorkbench(selectGate);
+  const gateError = useWorkbench(selectGateError);
+  const outcome = useWorkbench(selectFinalizeOutcome);
+  const { finalizeCase, loadGate } = useWorkbench(useShallow(selectGateActions));
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    void loadGate();
+  }, [loadGate]);
+
+  return (
+    <section className="panel" data-testid="gate-panel">
+      <div className="row spread">
+        <h2>Completion gate</h2>
+        {gate && (
+          <span className={`badge ${gate.final ? 'gate-final' : 'gate-draft'}`} data-testid="gate-state">
+            {gate.final ? 'FINAL' : 'DRAFT'}
+          </span>
+        )}
+      </div>
+      {gateError && (
+        <p className="error" role="alert" data-testid="gate-error">
+          {gateError}
+        </p>
+      )}
+      {gate && (
+        <>
+          <p className="small" data-testid="gate-summary">
+            {gate.final
+              ? 'Finalized, and nothing was appended to the chain since.'
+              : gate.ready
+                ? 'Nothing blocks finalizing: every claim is decided on a current fingerprint and the chain verifies.'
+                : `${gate.blockers.length} blocker${gate.blockers.length === 1 ? '' : 's'} keep this case a DRAFT.`}
+          </p>
+          {gate.lastFinalization && (
+            <p className="muted small" data-testid="gate-last">
+              Last finalized by {gate.lastFinalization.by} at {formatTime(gate.lastFinalization.at)} (receipt seq {gate.lastFinalization.seq}), certifying{' '}
+              <code>{gate.lastFinalization.certifiedHead}</code>
+              {!gate.final && '; receipts were appended since, so it is a DRAFT again.'}
+            </p>
+          )}
+          {gate.blockers.length > 0 && <BlockerTable blockers={gate.blockers} testId="gate-blockers" />}
+        </>
+      )}
+      <div className="row finalize-row">
+        <button
+          type="button"
+          data-testid="gate-finalize"
+          disabled={busy || gate?.final === true}
+          title={gate?.final ? 'The case is FINAL and nothing was appended since' : undefined}
+          onClick={() => {
+            setBusy(true);
+            void finalizeCase().finally(() => setBusy(false));
+          }}
+        >
+          Finalize case
+        </button>
+        <span className="muted small">Admins only. Appends a receipt certifying the chain head and each claim’s outcome; a blocked case stays DRAFT.</span>
+      </div>
+      {outcome && 'error' in outcome && <ErrorNotice error={outcome.error} testId="gate-finalize-error" />}
+      {outcome && 'result' in outcome && (
+        <div className={`finalize-result ${outcome.result.final ? 'result-final' : 'result-draft'}`} data-testid="gate-result" data-final={String(outcome.result.final)}>
+          {outcome.result.final ? (
+            <>
+              <b>FINAL.</b> The finalize receipt certifies head
+              <div className="head-line">
+                <code data-testid="gate-certified-head">{outcome.result.certifiedHead}</code>
+                <CopyButton value={outcome.result.certifiedHead ?? ''} testId="gate-certified-head-copy" />
+              </div>
+              <span className="small">Chain head after finalizing: <code data-testid="gate-result-head">{outcome.result.head}</code></span>
+            </>
+          ) : (
+            <>
+              <b>DRAFT.</b> Not finalized: {outcome.result.blockers.length} blocker{outcome.result.blockers.length === 1 ? '' : 's'} (listed above). Nothing was written.
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

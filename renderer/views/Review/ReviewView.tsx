@@ -1,0 +1,102 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { DecisionStateBadge, ProjectionBadge, QuorumTierBadge, StatusBadge } from '../../components/Badges';
+import { LoadErrors } from '../../components/LoadErrors';
+import { selectClaims, selectReviewActions, selectReviewError, selectReviewQueue, selectSelectedReviewClaim } from '../../state/selectors';
+import { useWorkbench } from '../../state/store';
+import { ClaimReviewDetail } from './ClaimReviewDetail';
+import { currentReviewClaim, filterCounts, REVIEW_FILTERS, reviewQueueView, type ReviewFilter } from './reviewQueue';
+import './review.css';
+
+/** The review queue: every claim you may see with where its review stands, most urgent first. */
+export function ReviewView() {
+  const queue = useWorkbench(selectReviewQueue);
+  const claims = useWorkbench(selectClaims);
+  const error = useWorkbench(selectReviewError);
+  const selected = useWorkbench(selectSelectedReviewClaim);
+  const { selectReviewClaim, loadReviews } = useWorkbench(useShallow(selectReviewActions));
+  const [filter, setFilter] = useState<ReviewFilter>('all');
+
+  const summaryOf = useMemo(() => new Map(claims.map((c) => [c.claimId, c])), [claims]);
+  // Revoked or superseded evidence unsettles a claim whatever its decision says.
+  const flagged = useMemo(
+    () => new Set(claims.filter((c) => c.pendingRevalidation || (c.projection && c.projection !== 'ELIGIBLE')).map((c) => c.claimId)),
+    [claims],
+  );
+  const shown = useMemo(() => reviewQueueView(queue, filter, flagged), [queue, filter, flagged]);
+  const counts = useMemo(() => filterCounts(queue, flagged), [queue, flagged]);
+  const current = currentReviewClaim(shown, queue, selected);
+  // Another reviewer may have decided or voted since the last refresh: the queue is read afresh on opening.
+  useEffect(() => {
+    void loadReviews();
+  }, [loadReviews]);
+
+  return (
+    <div className="queue-layout">
+      <section className="panel queue-pane">
+        <h1>Review</h1>
+        <p className="muted small">
+          Each claim needs a decision proposed by one reviewer and approved by another (four eyes), on the fingerprint they read. High-risk
+          claims also need a quorum of independent votes.
+        </p>
+        <LoadErrors />
+        {error && (
+          <p className="error small" role="alert" data-testid="review-load-error">
+            {error}
+          </p>
+        )}
+        <div className="row wrap" role="group" aria-label="Filter the review queue">
+          {REVIEW_FILTERS.map(({ filter: f, label }) => (
+            <button
+              key={f}
+              type="button"
+              className={`chip${filter === f ? ' active' : ''}`}
+              aria-pressed={filter === f}
+              data-testid={`review-filter-${f}`}
+              onClick={() => setFilter(f)}
+            >
+              {label} <span className="count">{counts[f]}</span>
+            </button>
+          ))}
+        </div>
+        <ul className="plain queue" data-testid="review-queue">
+          {shown.map((item) => {
+            const summary = summaryOf.get(item.claimId);
+            return (
+              <li key={item.claimId}>
+                <button
+                  type="button"
+                  className={`list-button${current === item.claimId ? ' active' : ''}`}
+                  aria-current={current === item.claimId ? 'true' : undefined}
+                  data-testid={`review-entry-${item.claimId}`}
+                  data-decision-state={item.decisionState}
+                  onClick={() => selectReviewClaim(item.claimId)}
+                >
+                  <DecisionStateBadge state={item.decisionState} testId={`review-entry-state-${item.claimId}`} />
+                  {item.status && <StatusBadge status={item.status} />}
+                  <code className="small">{item.claimId}</code>
+                  <span className="queue-text">{item.statement}</span>
+                  <span className="row wrap small muted">
+                    {item.verdict && <span>in force: {item.verdict}</span>}
+                    {item.quorumTier && (
+                      <>
+                        quorum <QuorumTierBadge tier={item.quorumTier} />
+                      </>
+                    )}
+                    {summary?.projection && flagged.has(item.claimId) && <ProjectionBadge projection={summary.projection} />}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        {shown.length === 0 && (
+          <p className="muted" data-testid="review-empty">
+            {queue.length === 0 ? 'No claim you may see.' : 'No claim matches this filter.'}
+          </p>
+        )}
+      </section>
+      <div className="queue-detail">{current ? <ClaimReviewDetail key={current} claimId={current} /> : null}</div>
+    </div>
+  );
+}
