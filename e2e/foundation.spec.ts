@@ -3,7 +3,7 @@ import { expect, test } from './fixtures';
 
 test('opens the demo case and shows its name, claim count and transport', async ({ app, page }) => {
   await expect(page.getByTestId('case-name')).toHaveText('Account takeover: svc-backup (IR-2231)');
-  await expect(page.getByTestId('case-claim-count')).toHaveText('6');
+  await expect(page.getByTestId('case-claim-count')).toHaveText('7');
   await expect(page.getByTestId('status-case')).toContainText('Account takeover: svc-backup');
   await expect(page.getByTestId('status-transport')).toHaveText('Browser mode (loopback 127.0.0.1)');
   await expect(page.getByTestId('status-chain')).toContainText('verified');

@@ -39,7 +39,8 @@ test('revoke → pending revalidation → worker → remediation → retained on
   await expect(page.getByTestId('revocation-pending-claims')).toContainText('1');
   await expect(page.getByTestId('projection-claim-cl-takeover')).toContainText('PENDING REVALIDATION');
   await expect(page.getByTestId('revocation-delay-ev-auth-001@1')).toHaveText('converging…');
-  await expect(page.getByTestId('remediation-empty')).toBeVisible();
+  // The demo's own open remediation (cl-rdp) is there; none for cl-takeover until the worker runs.
+  await expect(page.getByTestId('remediation-entry-cl-takeover')).toHaveCount(0);
   await app.screenshot('remediations-pending');
 
   // The corrected export arrives as revision 2 of the same lineage and is validated.
@@ -52,6 +53,7 @@ test('revoke → pending revalidation → worker → remediation → retained on
 
   await page.getByTestId('revocation-run-worker').click();
   await expect(page.getByTestId('remediation-entry-cl-takeover')).toBeVisible();
+  await page.getByTestId('remediation-entry-cl-takeover').click();
   await expect(page.getByTestId('revocation-open-jobs')).toContainText('0');
   await expect(page.getByTestId('revocation-converged-ev-auth-001@1')).toContainText('1/1');
   const detail = page.getByTestId('remediation-detail');

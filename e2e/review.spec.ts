@@ -225,6 +225,15 @@ test('completion gate: a reviewer may not finalize; the admin gets DRAFT with bl
   ];
   await app.actAs('lena.k');
   for (const p of proposals) await ok(app, 'decision:approve', { decisionId: p.decisionId, fingerprint: p.fingerprint });
+  // The demo opens with cl-rdp's decision in remediation: its owner retains it on the re-parse.
+  const open = (await ok(app, 'remediation:list', { status: 'OPEN' })) as unknown as { items: { remediationId: number; projectionVersion: number }[] };
+  expect(open.items).toHaveLength(1);
+  await ok(app, 'remediation:retainCurrentRevision', {
+    remediationId: open.items[0]!.remediationId,
+    successors: ['ev-forensic-002@2'],
+    expectedProjectionVersion: open.items[0]!.projectionVersion,
+    reason: 'the re-parsed hive shows the same MRU entry for HOST-FS01',
+  });
   await page.reload();
   await page.getByTestId('case-name').waitFor();
   await expect(page.getByTestId('gate-summary')).toContainText('Nothing blocks finalizing');

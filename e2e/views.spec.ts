@@ -132,7 +132,7 @@ test.describe('Graph view', () => {
     const claims = valueOf<{ claimId: string; status: string; support: { all: number; independent: number } }[]>(await app.invokeRaw('claim:list', {}));
     const graph = new GraphViewPage(app);
     await graph.open();
-    expect(claims.length).toBe(6);
+    expect(claims.length).toBe(7);
     for (const c of claims) {
       await expect(graph.claimStatus(c.claimId)).toHaveText(c.status);
       await expect(page.getByTestId(`graph-claim-support-${c.claimId}`)).toContainText(`${c.support.independent} indep. / ${c.support.all} all`);

@@ -61,6 +61,14 @@ describe('the bundled demo case', () => {
     expect(tampered.state).toBe('QUARANTINED');
   });
 
+  it('opens with a remediation: the approved lateral-movement decision lost a revision to supersession', async () => {
+    const list: { items: { claimId: string; status: string; owner: string; causes: { revisionId: string; cause: string }[] }[] } =
+      await call('remediation:list', {});
+    expect(list.items).toEqual([
+      expect.objectContaining({ claimId: 'cl-rdp', status: 'OPEN', owner: 'lena.k', causes: [expect.objectContaining({ revisionId: 'ev-forensic-002@1', cause: 'SUPERSEDED' })] }),
+    ]);
+  });
+
   it('has a verifying audit chain', async () => {
     const v: { ok: boolean; length: number } = await call('audit:verify', {});
     expect(v.ok).toBe(true);

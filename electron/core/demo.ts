@@ -18,6 +18,8 @@ const DemoSeed = z.object({
   }),
   steps: z.array(
     z.object({
+      /** Names the step so later requests can use its answer: `{ "$from": "label.field" }`. */
+      label: z.string().optional(),
       as: z.string(),
       channel: z.string(),
       request: z.record(z.string(), z.unknown()),
@@ -28,6 +30,24 @@ const DemoSeed = z.object({
 export type DemoSeed = z.infer<typeof DemoSeed>;
 
 export const DEMO_FILE_NAME = 'demo-account-takeover.case.sqlite';
+
+/**
+ * Replaces `{ "$from": "label.field" }` with that field of a labelled step's answer, so the seed
+ * can approve the decision it proposed (the fingerprint is only known once it exists).
+ */
+function resolveRefs(value: unknown, answers: Map<string, unknown>, where: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, answers, where));
+  if (value === null || typeof value !== 'object') return value;
+  const ref = (value as { $from?: unknown }).$from;
+  if (typeof ref === 'string') {
+    const [label, ...path] = ref.split('.');
+    let found: unknown = answers.get(label!);
+    for (const key of path) found = (found as Record<string, unknown> | undefined)?.[key];
+    if (found === undefined) throw new Error(`demo seed ${where}: $from ${ref} names no earlier answer`);
+    return found;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, answers, where)]));
+}
 
 export function readDemoSeed(seedPath: string): DemoSeed {
   return DemoSeed.parse(JSON.parse(readFileSync(seedPath, 'utf8')));
@@ -45,13 +65,16 @@ export async function buildDemoCase(seedPath: string, target: string, userDataDi
   try {
     const created = await dispatch(handlers, session, 'case:create', { path: building, ...seed.case });
     if (!created.ok) throw new Error(`demo seed: case:create failed: ${created.error.message}`);
+    const answers = new Map<string, unknown>();
     for (const [i, step] of seed.steps.entries()) {
       if (session.actor().actorId !== step.as) {
         const sel = await dispatch(handlers, session, 'actor:select', { actorId: step.as });
         if (!sel.ok) throw new Error(`demo seed step ${i}: ${sel.error.message}`);
       }
-      const result = await dispatch(handlers, session, step.channel, step.request);
+      const request = resolveRefs(step.request, answers, `step ${i}`);
+      const result = await dispatch(handlers, session, step.channel, request);
       if (!result.ok) throw new Error(`demo seed step ${i} (${step.channel}): ${result.error.message}`);
+      if (step.label) answers.set(step.label, result.value);
     }
     session.db().pragma('wal_checkpoint(TRUNCATE)');
     session.close();
