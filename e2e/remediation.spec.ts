@@ -1,7 +1,5 @@
-import type { Page } from '@playwright/test';
 import { tableDigest } from '../electron/core/store/digest';
 import { expect, test } from './fixtures';
-import type { WorkbenchPage } from './pages/WorkbenchPage';
 
 /**
  * Issue 5 end to end, against the real store through the loopback host (no background worker in
@@ -9,30 +7,17 @@ import type { WorkbenchPage } from './pages/WorkbenchPage';
  */
 type Envelope = { ok: boolean; value?: Record<string, unknown>; error?: { code: string; message: string } };
 
-async function ok(app: WorkbenchPage, channel: string, request: unknown): Promise<Record<string, unknown>> {
-  const answer = (await app.invokeRaw(channel, request)) as Envelope;
-  expect(answer.ok, `${channel}: ${JSON.stringify(answer.error)}`).toBe(true);
-  return answer.value!;
-}
-
-/** Switches the acting reviewer the way a user does, so the UI and the session agree. */
-async function actAs(app: WorkbenchPage, page: Page, actorId: string): Promise<void> {
-  await app.nav('cases');
-  await page.getByTestId('actor-select').selectOption(actorId);
-  await expect(page.getByTestId('status-actor')).toContainText(actorId === 'lena.k' ? 'Lena' : actorId === 'priya.s' ? 'Priya' : actorId);
-}
-
 test('revoke → pending revalidation → worker → remediation → retained on a same-lineage successor', async ({ app, page, workbench }) => {
   // cl-takeover gets an approved decision: proposed by priya.s, approved by lena.k (neither wrote it).
-  await actAs(app, page, 'priya.s');
-  const proposal = await ok(app, 'decision:propose', { claimId: 'cl-takeover', verdict: 'SUPPORTED', rationale: 'Tor sign-in after a password spray, owner on leave' });
-  await actAs(app, page, 'lena.k');
-  await ok(app, 'decision:approve', { decisionId: proposal.decisionId, fingerprint: proposal.fingerprint });
+  await app.actAs('priya.s');
+  const proposal = await app.ok('decision:propose', { claimId: 'cl-takeover', verdict: 'SUPPORTED', rationale: 'Tor sign-in after a password spray, owner on leave' });
+  await app.actAs('lena.k');
+  await app.ok('decision:approve', { decisionId: proposal.decisionId, fingerprint: proposal.fingerprint });
 
   // priya.s revokes the REQUIRED sign-in record the decision rests on.
-  await actAs(app, page, 'priya.s');
-  await ok(app, 'evidence:transition', { revisionId: 'ev-auth-001@1', to: 'REVOKED', reason: 'export came from the staging tenant, not production' });
-  const pending = await ok(app, 'claim:get', { claimId: 'cl-takeover' });
+  await app.actAs('priya.s');
+  await app.ok('evidence:transition', { revisionId: 'ev-auth-001@1', to: 'REVOKED', reason: 'export came from the staging tenant, not production' });
+  const pending = await app.ok('claim:get', { claimId: 'cl-takeover' });
   expect(pending).toMatchObject({ projection: 'PENDING_REVALIDATION', pendingRevalidation: true });
 
   await app.nav('remediations');
@@ -44,12 +29,12 @@ test('revoke → pending revalidation → worker → remediation → retained on
   await app.screenshot('remediations-pending');
 
   // The corrected export arrives as revision 2 of the same lineage and is validated.
-  await ok(app, 'evidence:revise', {
+  await app.ok('evidence:revise', {
     supersedes: 'ev-auth-001@1',
     content: '2026-11-20T03:12:44Z signin user=svc-backup@acme.example app="Azure Portal" ip=185.220.101.4 result=success mfa=none (production export)',
     reason: 'production tenant export replaces the staging one',
   });
-  await ok(app, 'evidence:transition', { revisionId: 'ev-auth-001@2', to: 'VALIDATED', reason: 'validation checklist passed' });
+  await app.ok('evidence:transition', { revisionId: 'ev-auth-001@2', to: 'VALIDATED', reason: 'validation checklist passed' });
 
   await page.getByTestId('revocation-run-worker').click();
   await expect(page.getByTestId('remediation-entry-cl-takeover')).toBeVisible();
@@ -75,7 +60,7 @@ test('revoke → pending revalidation → worker → remediation → retained on
   await app.screenshot('remediations-open');
 
   // lena.k, who owns the decision, retains it on the successor.
-  await actAs(app, page, 'lena.k');
+  await app.actAs('lena.k');
   await app.nav('remediations');
   await expect(detail.getByTestId('remediation-cannot-resolve')).toHaveCount(0);
   await expect(detail.getByTestId('remediation-successor-ev-auth-001@1')).toHaveValue('ev-auth-001@2');
@@ -88,22 +73,22 @@ test('revoke → pending revalidation → worker → remediation → retained on
   await expect(detail.getByTestId('remediation-resolution')).toContainText('lena.k');
   await app.screenshot('remediations-resolved');
 
-  const claim = await ok(app, 'claim:get', { claimId: 'cl-takeover' });
+  const claim = await app.ok('claim:get', { claimId: 'cl-takeover' });
   expect(claim).toMatchObject({ generation: 2, projection: 'ELIGIBLE', pendingRevalidation: false, statement: pending.statement });
-  const verify = await ok(app, 'audit:verify', {});
+  const verify = await app.ok('audit:verify', {});
   expect(verify.ok).toBe(true);
 });
 
-test('a successor from another lineage is refused with the reason and nothing is written', async ({ app, page, workbench }) => {
-  await actAs(app, page, 'priya.s');
-  const proposal = await ok(app, 'decision:propose', { claimId: 'cl-takeover', verdict: 'SUPPORTED', rationale: 'r' });
-  await actAs(app, page, 'lena.k');
-  await ok(app, 'decision:approve', { decisionId: proposal.decisionId, fingerprint: proposal.fingerprint });
-  await actAs(app, page, 'priya.s');
-  await ok(app, 'evidence:transition', { revisionId: 'ev-auth-001@1', to: 'REVOKED', reason: 'staging export' });
-  await ok(app, 'revocation:runWorker', {});
-  await actAs(app, page, 'lena.k');
-  const [remediation] = (await ok(app, 'remediation:list', {})).items as { remediationId: number; projectionVersion: number }[];
+test('a successor from another lineage is refused with the reason and nothing is written', async ({ app, workbench }) => {
+  await app.actAs('priya.s');
+  const proposal = await app.ok('decision:propose', { claimId: 'cl-takeover', verdict: 'SUPPORTED', rationale: 'r' });
+  await app.actAs('lena.k');
+  await app.ok('decision:approve', { decisionId: proposal.decisionId, fingerprint: proposal.fingerprint });
+  await app.actAs('priya.s');
+  await app.ok('evidence:transition', { revisionId: 'ev-auth-001@1', to: 'REVOKED', reason: 'staging export' });
+  await app.ok('revocation:runWorker', {});
+  await app.actAs('lena.k');
+  const [remediation] = (await app.ok('remediation:list', {})).items as { remediationId: number; projectionVersion: number }[];
   const before = tableDigest(workbench.casePath);
   const answer = (await app.invokeRaw('remediation:retainCurrentRevision', {
     remediationId: remediation!.remediationId,

@@ -7,18 +7,9 @@ import type { WorkbenchPage } from './pages/WorkbenchPage';
  * Issue 4 in the UI, end to end against the real store through the loopback host: decisions with
  * fingerprints and four eyes, staleness, quorum review, the signed audit chain and the completion gate.
  */
-type Envelope = { ok: boolean; value?: Record<string, unknown>; error?: { code: string; message: string } };
-
-/** Setup through the renderer's bridge; a refused setup call fails with the service's reason. */
-async function ok(app: WorkbenchPage, channel: string, request: unknown): Promise<Record<string, unknown>> {
-  const answer = (await app.invokeRaw(channel, request)) as Envelope;
-  expect(answer.ok, `${channel}: ${JSON.stringify(answer.error)}`).toBe(true);
-  return answer.value!;
-}
-
 /** The decision id of the claim's open proposal, as the service lists it. */
 async function openProposalOf(app: WorkbenchPage, claimId: string): Promise<string> {
-  const review = await ok(app, 'review:get', { claimId });
+  const review = await app.ok('review:get', { claimId });
   const open = review.openProposal as { decisionId: string } | null;
   expect(open, `no open proposal on ${claimId}`).not.toBeNull();
   return open!.decisionId;
@@ -32,13 +23,13 @@ test('four eyes and fingerprints: self-approval and author approval are refused,
   const review = new ReviewViewPage(app);
   // A claim written by a reviewer, so the author rule is exercised by someone allowed to approve at all.
   await app.actAs('priya.s');
-  await ok(app, 'claim:create', {
+  await app.ok('claim:create', {
     claimId: 'cl-lateral',
     statement: 'The attacker moved from HOST-FS01 to the backup NAS over SMB',
     tenant: 'acme',
     classification: 'internal',
   });
-  await ok(app, 'claim:bind', { claimId: 'cl-lateral', revisionId: 'ev-edr-002@1', relation: 'PARTIAL_SUPPORT', role: 'REQUIRED', rationale: 'rclone ran on HOST-FS01' });
+  await app.ok('claim:bind', { claimId: 'cl-lateral', revisionId: 'ev-edr-002@1', relation: 'PARTIAL_SUPPORT', role: 'REQUIRED', rationale: 'rclone ran on HOST-FS01' });
 
   await app.actAs('jonas.w');
   await review.open('cl-lateral');
@@ -74,11 +65,11 @@ test('four eyes and fingerprints: self-approval and author approval are refused,
   await expect(review.part(decisionId, 'status')).toHaveText('APPROVED');
   await expect(review.part(decisionId, 'currency')).toHaveText('CURRENT');
   await expect(review.decision(decisionId)).toContainText('approved by lena.k');
-  const approved = await ok(app, 'decision:get', { decisionId });
+  const approved = await app.ok('decision:get', { decisionId });
   expect(approved).toMatchObject({ status: 'APPROVED', decidedBy: 'lena.k', fingerprint: shown });
 
   // New evidence bound to the claim: the approval no longer matches it.
-  await ok(app, 'claim:bind', { claimId: 'cl-lateral', revisionId: 'ev-fw-001@1', relation: 'CONTEXT_ONLY', role: 'CONTEXT', rationale: 'firewall shows no SMB to the NAS' });
+  await app.ok('claim:bind', { claimId: 'cl-lateral', revisionId: 'ev-fw-001@1', relation: 'CONTEXT_ONLY', role: 'CONTEXT', rationale: 'firewall shows no SMB to the NAS' });
   await review.reload();
   await expect(review.part(decisionId, 'currency')).toHaveText('STALE');
   await expect(review.part(decisionId, 'changes')).toContainText('revision ev-fw-001@1 was bound');
@@ -98,7 +89,7 @@ test('a proposal reviewed before the claim moved is refused as stale (CONFLICT) 
   await review.open('cl-phishing');
   await expect(review.part(decisionId, 'currency')).toHaveText('CURRENT');
   // Someone binds evidence while jonas.w is reading: his screen still shows the old fingerprint.
-  await ok(app, 'claim:bind', { claimId: 'cl-phishing', revisionId: 'ev-note-002@1', relation: 'CONTEXT_ONLY', role: 'CONTEXT', rationale: 'rclone config, unrelated to mail' });
+  await app.ok('claim:bind', { claimId: 'cl-phishing', revisionId: 'ev-note-002@1', relation: 'CONTEXT_ONLY', role: 'CONTEXT', rationale: 'rclone config, unrelated to mail' });
   await review.act(decisionId, 'approve');
   await expect(review.part(decisionId, 'error-code')).toHaveText('CONFLICT');
   await expect(review.part(decisionId, 'error-message')).toContainText(`${decisionId} is stale: revision ev-note-002@1 was bound`);
@@ -132,7 +123,7 @@ test('quorum review: three votes through the UI decide the outcome; the authorâ€
     await app.actAs(reviewer);
     await review.open('cl-exfil');
     // The form votes on the basis on screen, which is the claim's current one.
-    const basis = (await ok(app, 'review:get', { claimId: 'cl-exfil' })).basis as string;
+    const basis = (await app.ok('review:get', { claimId: 'cl-exfil' })).basis as string;
     await expect(page.getByTestId('vote-basis')).toHaveAttribute('data-value', basis);
     await review.vote(vote);
     await expect(page.getByTestId('vote-done')).toContainText('it counts');
@@ -152,7 +143,7 @@ test('audit view: signed chain verified, head copied and checked, a forged head 
   const audit = new AuditViewPage(app);
   await audit.open();
   await expect(audit.status).toContainText('Verified');
-  const head = (await ok(app, 'audit:head', {})) as { seq: number; head: string };
+  const head = (await app.ok('audit:head', {})) as { seq: number; head: string };
   await expect(audit.status).toContainText(`${head.seq} Ed25519 signatures checked`);
   await expect(audit.head).toHaveText(head.head);
   await page.getByTestId('audit-head-copy').click();
@@ -165,7 +156,7 @@ test('audit view: signed chain verified, head copied and checked, a forged head 
 
   // Something happens after the head was printed: the chain still reaches it, one receipt later.
   await app.actAs('priya.s');
-  await ok(app, 'claim:markUnresolved', { claimId: 'cl-persistence', reason: 'the task XML was never pulled; HOST-FS01 was reimaged' });
+  await app.ok('claim:markUnresolved', { claimId: 'cl-persistence', reason: 'the task XML was never pulled; HOST-FS01 was reimaged' });
   await audit.open();
   await audit.verifyAgainst(head.head);
   await expect(audit.headResult).toHaveAttribute('data-ok', 'true');
@@ -214,21 +205,21 @@ test('completion gate: a reviewer may not finalize; the admin gets DRAFT with bl
 
   // Settle everything through the bridge: the dispute, each claim, the revocation work.
   await app.actAs('priya.s');
-  await ok(app, 'evidence:transition', { revisionId: 'ev-dlp-001@1', to: 'REVOKED', reason: 'DLP was blind: TLS inspection was off on 2026-11-20' });
-  await ok(app, 'revocation:runWorker', {});
+  await app.ok('evidence:transition', { revisionId: 'ev-dlp-001@1', to: 'REVOKED', reason: 'DLP was blind: TLS inspection was off on 2026-11-20' });
+  await app.ok('revocation:runWorker', {});
   for (const claimId of ['cl-powershell', 'cl-persistence', 'cl-exfil']) {
-    await ok(app, 'claim:markUnresolved', { claimId, reason: 'cannot be established from the evidence kept' });
+    await app.ok('claim:markUnresolved', { claimId, reason: 'cannot be established from the evidence kept' });
   }
   const proposals = [
-    await ok(app, 'decision:propose', { claimId: 'cl-takeover', verdict: 'SUPPORTED', rationale: 'Tor sign-in after a spray, owner on leave' }),
-    await ok(app, 'decision:propose', { claimId: 'cl-phishing', verdict: 'REFUTED', rationale: 'no zip reached the mailbox' }),
+    await app.ok('decision:propose', { claimId: 'cl-takeover', verdict: 'SUPPORTED', rationale: 'Tor sign-in after a spray, owner on leave' }),
+    await app.ok('decision:propose', { claimId: 'cl-phishing', verdict: 'REFUTED', rationale: 'no zip reached the mailbox' }),
   ];
   await app.actAs('lena.k');
-  for (const p of proposals) await ok(app, 'decision:approve', { decisionId: p.decisionId, fingerprint: p.fingerprint });
+  for (const p of proposals) await app.ok('decision:approve', { decisionId: p.decisionId, fingerprint: p.fingerprint });
   // The demo opens with cl-rdp's decision in remediation: its owner retains it on the re-parse.
-  const open = (await ok(app, 'remediation:list', { status: 'OPEN' })) as unknown as { items: { remediationId: number; projectionVersion: number }[] };
+  const open = (await app.ok('remediation:list', { status: 'OPEN' })) as unknown as { items: { remediationId: number; projectionVersion: number }[] };
   expect(open.items).toHaveLength(1);
-  await ok(app, 'remediation:retainCurrentRevision', {
+  await app.ok('remediation:retainCurrentRevision', {
     remediationId: open.items[0]!.remediationId,
     successors: ['ev-forensic-002@2'],
     expectedProjectionVersion: open.items[0]!.projectionVersion,
@@ -255,10 +246,10 @@ test('completion gate: a reviewer may not finalize; the admin gets DRAFT with bl
 
 test('graph: a claim whose decided evidence is revoked shows PENDING REVALIDATION and its decision state', async ({ app, page }) => {
   await app.actAs('priya.s');
-  const proposal = await ok(app, 'decision:propose', { claimId: 'cl-takeover', verdict: 'SUPPORTED', rationale: 'Tor sign-in after a spray, owner on leave' });
+  const proposal = await app.ok('decision:propose', { claimId: 'cl-takeover', verdict: 'SUPPORTED', rationale: 'Tor sign-in after a spray, owner on leave' });
   await app.actAs('lena.k');
-  await ok(app, 'decision:approve', { decisionId: proposal.decisionId, fingerprint: proposal.fingerprint });
-  await ok(app, 'evidence:transition', { revisionId: 'ev-auth-001@1', to: 'REVOKED', reason: 'export came from the staging tenant' });
+  await app.ok('decision:approve', { decisionId: proposal.decisionId, fingerprint: proposal.fingerprint });
+  await app.ok('evidence:transition', { revisionId: 'ev-auth-001@1', to: 'REVOKED', reason: 'export came from the staging tenant' });
   await page.reload();
   await page.getByTestId('case-name').waitFor();
 

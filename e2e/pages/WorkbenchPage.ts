@@ -37,6 +37,13 @@ export class WorkbenchPage {
     );
   }
 
+  /** A setup call through the bridge that must succeed; a refusal fails with the service's reason. */
+  async ok(channel: string, request: unknown): Promise<Record<string, unknown>> {
+    const answer = (await this.invokeRaw(channel, request)) as { ok: boolean; value?: Record<string, unknown>; error?: { code: string; message: string } };
+    if (!answer.ok) throw new Error(`${channel} refused: ${answer.error?.code} ${answer.error?.message}`);
+    return answer.value!;
+  }
+
   async screenshot(name: string): Promise<void> {
     await this.page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
   }
