@@ -21,6 +21,7 @@ const scenario = fc.record({
   evidence: fc.array(item, { minLength: 1, maxLength: 8 }),
   claims: fc.array(fc.record({ on: item, binds: fc.array(fc.nat(), { maxLength: 4 }) }), { minLength: 1, maxLength: 4 }),
   quarantineFirst: fc.boolean(),
+  revokeLast: fc.boolean(),
   actor,
 });
 
@@ -41,7 +42,13 @@ async function readEverything(tc: TestCase, ids: { revisions: string[]; claims: 
     ...ids.claims.map((claimId): [string, unknown] => ['provenance:trace', { claimId }]),
     ...ids.revisions.map((revisionId): [string, unknown] => ['provenance:trace', { revisionId }]),
     ['decision:list', {}],
-    ['case:finalize', { dryRun: true }],
+    ['review:list', {}],
+    ...ids.claims.map((claimId): [string, unknown] => ['review:get', { claimId }]),
+    ['remediation:list', {}],
+    ['revocation:status', {}],
+    ['case:gate', {}],
+    ['source:list', {}],
+    ['audit:keys', {}],
   ];
   for (const [channel, request] of optional) if (isChannel(channel as Channel)) await read(channel, request);
   return out;
@@ -72,6 +79,13 @@ describe('access control is a hard filter on every read channel', () => {
             }
             claims.push({ id: created.claimId, marker, ...c.on });
           }
+          // Revocation, convergence and a proposed decision give the queue and gate channels
+          // something to say about hidden evidence too.
+          if (s.revokeLast) {
+            await tc.call('evidence:transition', { revisionId: revisions.at(-1)!.id, to: 'REVOKED', reason: 'test revoke' });
+            await tc.call('revocation:runWorker', { maxJobs: 100 });
+          }
+          await tc.call('decision:propose', { claimId: claims[0]!.id, verdict: 'NEEDS_MORE_EVIDENCE', rationale: `rationale ${claims[0]!.marker}` });
           const who = { actorId: 'probe', displayName: 'Probe', role: s.actor.role, tenants: [...s.actor.tenants], maxClassification: s.actor.maxClassification };
           await tc.call('actor:create', who);
           tc.as('probe');
