@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getClaim } from '../electron/core/services/claims';
 import { listEvidence } from '../electron/core/services/evidence';
-import { createTestCase } from '../electron/core/testing';
-import { bulkEvidence } from '../electron/core/fixtures/bulk';
+import { createTestCase } from '../electron/testing/testCase';
+import { bulkEvidence } from '../electron/testing/fixtures/bulk';
 import { medianMs, report } from './lib';
 
 const REVISIONS = Number(process.env.BENCH_REVISIONS ?? 100_000);

@@ -4,9 +4,9 @@
 // the same run.
 import { performance } from 'node:perf_hooks';
 import { transitionEvidence } from '../electron/core/services/evidence';
-import { createTestCase } from '../electron/core/testing';
+import { createTestCase } from '../electron/testing/testCase';
 import { runWorker } from '../electron/core/worker/outbox';
-import { ACTORS, addActors, bulkDependents, validatedRevision } from '../electron/core/worker/scenario';
+import { ACTORS, addActors, bulkDependents, validatedRevision } from '../electron/testing/workerScenario';
 import { report } from './lib';
 
 const LARGE = Number(process.env.BENCH_DEPENDENTS ?? 10_000);

@@ -4,7 +4,7 @@ import { dispatch } from './dispatch';
 import { handlers } from './handlers';
 import { Session } from './session';
 import { tableDigest } from './store/digest';
-import { createTestCase, type TestCase } from './testing';
+import { createTestCase, type TestCase } from '../testing/testCase';
 
 let tc: TestCase;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlers } from '../core/handlers';
-import { createTestCase, type TestCase } from '../core/testing';
+import { createTestCase, type TestCase } from '../testing/testCase';
 import { startHost, type RunningHost } from './server';
 
 interface Answer {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../../shared/ipc/envelope';
 import { tableDigest } from '../store/digest';
-import { createReviewCase, type ReviewCase } from './reviewCase';
+import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 
 /**
  * Every state-changing call appends exactly one receipt per logical change, in the same

@@ -6,7 +6,7 @@ import { canonicalJson } from '../../../shared/domain/canonical';
 import { tableDigest } from '../store/digest';
 import { keyIdOf, publicKeyObject, verifySignature } from './keys';
 import { appendReceipt, receiptHashBody, signedMessage, type ReceiptRow } from './receipts';
-import { createReviewCase, type ReviewCase } from './reviewCase';
+import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 
 let rc: ReviewCase;
 beforeEach(async () => {

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyCaseFile } from '../../host/verifyCommand';
 import { chainHash, GENESIS_HASH, receiptHashBody } from './receipts';
-import { allReceipts, buildRealisticCase, openAsAttacker, rehashFrom, shiftUp } from './tamper';
+import { allReceipts, buildRealisticCase, openAsAttacker, rehashFrom, shiftUp } from '../../testing/tamper';
 import { verifyChain } from './verify';
 
 let pristine: string;

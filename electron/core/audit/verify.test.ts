@@ -8,7 +8,7 @@ import type { ServiceContext } from '../context';
 import { getActor } from '../services/actors';
 import { keyIdOf, pinnedKeySource, type KeyRegistration, type SigningKey } from './keys';
 import { appendReceipt } from './receipts';
-import { createReviewCase, type ReviewCase } from './reviewCase';
+import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { verifyChain } from './verify';
 
 let rc: ReviewCase;

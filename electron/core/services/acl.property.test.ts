@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLASSIFICATIONS, type Classification } from '../../../shared/domain/enums';
 import { isChannel, type Channel } from '../../../shared/ipc/contract';
-import { ingestRequest } from '../fixtures/evidence';
-import { createTestCase, type TestCase } from '../testing';
+import { ingestRequest } from '../../testing/fixtures/evidence';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 import { canSee } from './acl';
 
 const TENANTS = ['t1', 't2', 't3'] as const;

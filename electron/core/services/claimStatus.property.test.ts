@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RELATIONS, type Relation } from '../../../shared/domain/enums';
-import { ingestRequest } from '../fixtures/evidence';
-import { createTestCase, type TestCase } from '../testing';
+import { ingestRequest } from '../../testing/fixtures/evidence';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 
 /** Ways evidence can be present yet unusable (DESIGN §3.1): each must leave claim status alone. */
 const UNUSABLE = ['QUARANTINED', 'REVOKED', 'SUPERSEDED', 'CANDIDATE', 'DISPUTED', 'UNAUTHORIZED', 'EXPIRED', 'NOT_YET_EFFECTIVE', 'INAPPLICABLE'] as const;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReviewCase, type ReviewCase } from '../audit/reviewCase';
+import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 
 let rc: ReviewCase;
 beforeEach(async () => {

@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../context';
 import { tableDigest } from '../store/digest';
-import { createTestCase, type TestCase } from '../testing';
-import { ACTORS, addActors, approvedDecision, bulkDependents, claimOn, validatedRevision } from '../worker/scenario';
+import { createTestCase, type TestCase } from '../../testing/testCase';
+import { ACTORS, addActors, approvedDecision, bulkDependents, claimOn, validatedRevision } from '../../testing/workerScenario';
 import { getClaim, listClaims } from './claims';
 import { getDecision } from './decisions';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestRequest } from '../fixtures/evidence';
-import { createTestCase, type TestCase } from '../testing';
-import { ACTORS, addActors, approvedDecision, claimOn, validatedRevision } from '../worker/scenario';
+import { ingestRequest } from '../../testing/fixtures/evidence';
+import { createTestCase, type TestCase } from '../../testing/testCase';
+import { ACTORS, addActors, approvedDecision, claimOn, validatedRevision } from '../../testing/workerScenario';
 
 let tc: TestCase;
 beforeEach(async () => {

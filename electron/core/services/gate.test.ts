@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReviewCase, type ReviewCase } from '../audit/reviewCase';
+import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { tableDigest } from '../store/digest';
 import { registerGateCheck } from './gate';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIFECYCLE_STATES, type LifecycleState } from '../../../shared/domain/enums';
-import { ingestRequest } from '../fixtures/evidence';
+import { ingestRequest } from '../../testing/fixtures/evidence';
 import { tableDigest } from '../store/digest';
-import { createTestCase, type TestCase } from '../testing';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 
 /** How to reach each state from a fresh CANDIDATE through legal transitions only. */
 const PATH_TO: Record<LifecycleState, LifecycleState[]> = {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestRequest } from '../fixtures/evidence';
+import { ingestRequest } from '../../testing/fixtures/evidence';
 import { tableDigest } from '../store/digest';
-import { createTestCase, type TestCase } from '../testing';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 import { MAX_TRACE_DEPTH } from './provenance';
 
 let tc: TestCase;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkEvidence } from '../fixtures/bulk';
-import { createTestCase, type TestCase } from '../testing';
+import { bulkEvidence } from '../../testing/fixtures/bulk';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 import { listEvidenceQuery } from './evidence';
 
 let tc: TestCase;

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestRequest } from '../fixtures/evidence';
-import { createTestCase, type TestCase } from '../testing';
+import { ingestRequest } from '../../testing/fixtures/evidence';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 
 let tc: TestCase;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKLIST_ITEMS } from '../../../shared/domain/review';
 import type { RequestOf } from '../../../shared/ipc/contract';
-import { createReviewCase, type ReviewCase } from '../audit/reviewCase';
+import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 
 let rc: ReviewCase;
 beforeAll(async () => {

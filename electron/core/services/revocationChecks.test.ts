@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestCase, type TestCase } from '../testing';
-import { ACTORS, addActors, approvedDecision, claimOn, validatedRevision, validatedSuccessor } from '../worker/scenario';
+import { createTestCase, type TestCase } from '../../testing/testCase';
+import { ACTORS, addActors, approvedDecision, claimOn, validatedRevision, validatedSuccessor } from '../../testing/workerScenario';
 
 let tc: TestCase;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BENIGN_SAMPLES, MALICIOUS_SAMPLES } from '../../../shared/domain/injection.corpus';
-import { ingestRequest } from '../fixtures/evidence';
-import { createTestCase, type TestCase } from '../testing';
+import { ingestRequest } from '../../testing/fixtures/evidence';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 
 let tc: TestCase;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestRequest } from '../fixtures/evidence';
-import { createTestCase, type TestCase } from '../testing';
+import { ingestRequest } from '../../testing/fixtures/evidence';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 import { evidenceSearchSql, toFtsQuery } from './search';
 
 let tc: TestCase;

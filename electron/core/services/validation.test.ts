@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ValidationCheckId } from '../../../shared/domain/validationChecklist';
-import { ingestRequest } from '../fixtures/evidence';
+import { ingestRequest } from '../../testing/fixtures/evidence';
 import { tableDigest } from '../store/digest';
-import { createTestCase, type TestCase } from '../testing';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 
 let tc: TestCase;
 beforeEach(async () => {

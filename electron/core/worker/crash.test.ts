@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveProjection, loadProjectionStates } from '../services/projection';
-import { createTestCase, type TestCase } from '../testing';
-import { ACTORS, addActors, bulkDependents, validatedRevision } from './scenario';
+import { createTestCase, type TestCase } from '../../testing/testCase';
+import { ACTORS, addActors, bulkDependents, validatedRevision } from '../../testing/workerScenario';
 
 /**
  * Kills the worker process with SIGKILL at random points while it converges 10,000 dependents,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestCase, type TestCase } from '../testing';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 import { startWorkerLoop, workerLoopStatus } from './loop';
-import { ACTORS, addActors, bulkDependents, validatedRevision } from './scenario';
+import { ACTORS, addActors, bulkDependents, validatedRevision } from '../../testing/workerScenario';
 
 let tc: TestCase;
 let loop: { stop: () => void } | null = null;

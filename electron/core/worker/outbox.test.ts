@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tableDigest } from '../store/digest';
-import { createTestCase, type TestCase } from '../testing';
+import { createTestCase, type TestCase } from '../../testing/testCase';
 import { claimNextJob, processJob, runWorker } from './outbox';
-import { ACTORS, addActors, approvedDecision, bulkDependents, claimOn, validatedRevision, validatedSuccessor } from './scenario';
+import { ACTORS, addActors, approvedDecision, bulkDependents, claimOn, validatedRevision, validatedSuccessor } from '../../testing/workerScenario';
 
 let tc: TestCase;
 beforeEach(async () => {

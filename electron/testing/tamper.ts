@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { chainHash, GENESIS_HASH, receiptHashBody, type ReceiptRow } from './receipts';
+import { chainHash, GENESIS_HASH, receiptHashBody, type ReceiptRow } from '../core/audit/receipts';
 import { createReviewCase } from './reviewCase';
 
 /**

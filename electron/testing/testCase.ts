@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dispatch } from './dispatch';
-import { handlers } from './handlers';
-import { Session } from './session';
+import { dispatch } from '../core/dispatch';
+import { handlers } from '../core/handlers';
+import { Session } from '../core/session';
 import type { Channel, RequestOf, ResponseOf } from '../../shared/ipc/contract';
 
 /** A session on a fresh temp case file with the real migrations, for service and handler tests. */

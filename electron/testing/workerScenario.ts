@@ -1,7 +1,7 @@
-import type { BindingRole } from '../../../shared/domain/enums';
-import type { CaseDb } from '../store/caseFile';
-import type { TestCase } from '../testing';
-import { ingestRequest } from '../fixtures/evidence';
+import type { BindingRole } from '../../shared/domain/enums';
+import type { CaseDb } from '../core/store/caseFile';
+import type { TestCase } from './testCase';
+import { ingestRequest } from './fixtures/evidence';
 
 /**
  * Fixtures for the revocation tests and bench: a case with an analyst who writes claims, two

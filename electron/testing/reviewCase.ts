@@ -1,6 +1,6 @@
-import type { Classification, EvidenceKind, Relation } from '../../../shared/domain/enums';
-import type { RequestOf } from '../../../shared/ipc/contract';
-import { createTestCase, type TestCase } from '../testing';
+import type { Classification, EvidenceKind, Relation } from '../../shared/domain/enums';
+import type { RequestOf } from '../../shared/ipc/contract';
+import { createTestCase, type TestCase } from './testCase';
 
 /**
  * Test helper (not a test): a case with a realistic cast built through the channels, as users
