@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { Keyring } from './audit/keys';
 import { systemClock, type Actor, type ServiceContext } from './context';
 import { WorkbenchError } from './errors';
-import { getActor, listActors } from './services/actors';
+import { getActor, listActors } from './store/actorRows';
 import { readCaseMeta } from './services/caseMeta';
 import { createCaseFile, openCaseFile, type CaseDb } from './store/caseFile';
 

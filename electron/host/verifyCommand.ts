@@ -5,9 +5,6 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChainVerification } from '../../shared/ipc/channels/audit';
 import { parseHead, verifyChainAsync, type VerifyOptions } from '../core/audit/verify';
-// Loaded for its side effect: every service registers the state checks for its own receipts, and
-// the CLI must verify with exactly the checks the workbench uses.
-import '../core/handlers';
 import { CASE_APPLICATION_ID, type CaseDb } from '../core/store/caseFile';
 import { LATEST_VERSION } from '../core/store/migrations';
 

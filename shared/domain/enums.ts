@@ -59,6 +59,17 @@ export const EVIDENCE_STRENGTH = {
 } as const satisfies Record<EvidenceKind, string>;
 export type EvidenceStrength = (typeof EVIDENCE_STRENGTH)[EvidenceKind];
 
+/**
+ * States that take a revision out of normal flows and so fence its dependents (DESIGN §3.5): a
+ * move into one of them is protected first (fence + outbox job in the same transaction) and
+ * converged after. DERIVED is the worker's fence on evidence derived from a fenced revision.
+ */
+export const FENCING_STATES = ['REVOKED', 'SUPERSEDED', 'QUARANTINED', 'DISPUTED'] as const;
+export type FencingState = (typeof FENCING_STATES)[number];
+export const FENCE_CAUSES = [...FENCING_STATES, 'DERIVED'] as const;
+export const FenceCause = z.enum(FENCE_CAUSES);
+export type FenceCause = z.infer<typeof FenceCause>;
+
 export const CLASSIFICATIONS = ['public', 'internal', 'confidential', 'restricted'] as const;
 export const Classification = z.enum(CLASSIFICATIONS);
 export type Classification = z.infer<typeof Classification>;

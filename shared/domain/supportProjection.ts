@@ -54,5 +54,5 @@ export function supportProjection(bindings: readonly ProjectionBinding[], name: 
 
 /** Reason shown while a fence has committed and the worker has not recomputed the target yet. */
 export function pendingReason(revisionName: string, cause: string): string {
-  return `evidence it rests on (${revisionName}) was ${cause === 'DERIVED' ? 'derived from revoked or superseded evidence' : cause}; revalidation is pending`;
+  return `evidence it rests on (${revisionName}) ${cause === 'DERIVED' ? 'is derived from evidence taken out of normal flows (revoked, superseded, quarantined or disputed)' : `was ${cause}`}; revalidation is pending`;
 }

@@ -1,6 +1,6 @@
 import type { ChainVerification, ReceiptView } from '../../../shared/ipc/channels/audit';
 import type { Actor } from '../context';
-import { aclFilter } from '../services/acl';
+import { aclFilter } from '../store/acl';
 import type { CaseDb } from '../store/caseFile';
 
 /**

@@ -1,9 +1,5 @@
-import { canonicalJson } from '../../../shared/domain/canonical';
-import { sha256Hex } from '../crypto';
-import { decisionState, voteState, type DecisionRow, type VoteRow } from '../services/reviewRows';
 import type { CaseDb } from '../store/caseFile';
 import { stateFingerprint } from './receipts';
-import type { KeyRegistration } from './keys';
 
 /**
  * State checks: verification recomputes, from the case as it is now, what receipts recorded as
@@ -56,14 +52,6 @@ export interface StateCheck {
   check(db: CaseDb, r: ReceiptFacts): string | null;
 }
 
-const checks: StateCheck[] = [];
-
-/** Lets other capabilities teach verification their receipts; a check with the same name is replaced. */
-export function registerStateCheck(check: StateCheck): void {
-  const i = checks.findIndex((c) => c.name === check.name);
-  if (i >= 0) checks[i] = check;
-  else checks.push(check);
-}
 
 export interface StateBreak {
   seq: number;
@@ -82,7 +70,10 @@ export class StateCollector {
   unchecked = 0;
   private firstBreak: StateBreak | null = null;
 
-  constructor(private readonly db: CaseDb) {
+  constructor(
+    private readonly db: CaseDb,
+    checks: readonly StateCheck[],
+  ) {
     for (const c of checks) for (const a of c.actions) this.byAction.set(a, [...(this.byAction.get(a) ?? []), c]);
     this.presentTables = new Set(
       (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name),
@@ -184,170 +175,3 @@ export class StateCollector {
 export function postDiffers(r: ReceiptFacts, state: unknown, what: string): string | null {
   return stateFingerprint(state) === r.postFp ? null : `${what} differs from the state this receipt recorded`;
 }
-
-const targetId = (r: ReceiptFacts, prefix: string): string | null => {
-  const t = r.targets.find((x) => x.startsWith(`${prefix}:`));
-  return t ? t.slice(prefix.length + 1) : null;
-};
-
-interface RevisionStateRow {
-  revision_id: string;
-  state: string;
-  state_version: number;
-  content: string;
-  content_sha256: string;
-}
-
-const loadRevision = (db: CaseDb, r: ReceiptFacts): RevisionStateRow | undefined => {
-  const id = r.targets[0]?.startsWith('revision:') ? r.targets[0].slice('revision:'.length) : null;
-  return id === null
-    ? undefined
-    : (db.prepare('SELECT revision_id, state, state_version, content, content_sha256 FROM evidence_revision WHERE revision_id = ?').get(id) as
-        | RevisionStateRow
-        | undefined);
-};
-
-registerStateCheck({
-  name: 'evidence content',
-  actions: ['evidence:ingest', 'evidence:revise'],
-  scope: 'each',
-  tables: ['evidence_revision'],
-  check: (db, r) => {
-    const digest = r.artifacts.content;
-    if (digest === undefined) return null;
-    const row = loadRevision(db, r);
-    if (!row) return `${r.targets[0]} is missing`;
-    if (row.content_sha256 !== digest) return `stored content_sha256 of ${row.revision_id} is not the digest this receipt recorded`;
-    if (sha256Hex(row.content) !== digest) return `content of ${row.revision_id} no longer hashes to the digest this receipt recorded`;
-    return null;
-  },
-});
-
-registerStateCheck({
-  name: 'evidence state',
-  actions: ['evidence:ingest', 'evidence:revise', 'evidence:transition'],
-  scope: 'latest',
-  tables: ['evidence_revision'],
-  check: (db, r) => {
-    const row = loadRevision(db, r);
-    if (!row) return `${r.targets[0]} is missing`;
-    // The post shapes evidence.ts records: ingest and revise describe the new revision's content,
-    // a transition its lifecycle position.
-    const state =
-      r.action === 'evidence:transition'
-        ? { revisionId: row.revision_id, state: row.state, stateVersion: row.state_version }
-        : { revisionId: row.revision_id, state: row.state, contentSha256: row.content_sha256 };
-    return postDiffers(r, state, `lifecycle state of ${row.revision_id}`);
-  },
-});
-
-registerStateCheck({
-  name: 'claim binding',
-  actions: ['claim:bind'],
-  scope: 'each',
-  tables: ['claim_binding'],
-  check: (db, r) => {
-    const b = r.body() as { claimId: string; generation: number; revisionId: string };
-    const row = db
-      .prepare('SELECT * FROM claim_binding WHERE claim_id = ? AND generation = ? AND revision_id = ?')
-      .get(b.claimId, b.generation, b.revisionId) as
-      | { binding_id: number; claim_id: string; generation: number; revision_id: string; relation: string; role: string }
-      | undefined;
-    if (!row) return `binding of ${b.revisionId} to ${b.claimId} (generation ${b.generation}) is missing`;
-    const state = { bindingId: row.binding_id, claimId: row.claim_id, generation: row.generation, revisionId: row.revision_id, relation: row.relation, role: row.role };
-    return postDiffers(r, state, `binding of ${b.revisionId} to ${b.claimId}`);
-  },
-});
-
-registerStateCheck({
-  name: 'claim content',
-  actions: ['claim:create'],
-  scope: 'latest',
-  tables: ['claim'],
-  check: (db, r) => {
-    const id = targetId(r, 'claim');
-    const row = db.prepare('SELECT * FROM claim WHERE claim_id = ?').get(id) as
-      | { claim_id: string; statement: string; scope: string; policy: string; generation: number; tenant: string; classification: string; author: string }
-      | undefined;
-    if (!row) return `claim ${id} is missing`;
-    const b = r.body();
-    // The receipt body is the claim as created; a policy edited afterwards (say, a quorum removed)
-    // would change what review the claim needs, so it is compared field by field.
-    const created = canonicalJson({ statement: b.statement, scope: b.scope, policy: b.policy, tenant: b.tenant, classification: b.classification, author: r.actor });
-    const now = canonicalJson({ statement: row.statement, scope: JSON.parse(row.scope) as unknown, policy: JSON.parse(row.policy) as unknown, tenant: row.tenant, classification: row.classification, author: row.author });
-    if (created !== now) return `claim ${id} (statement, scope, policy, tenant, classification or author) differs from the claim this receipt created`;
-    return postDiffers(r, { claimId: row.claim_id, generation: row.generation }, `generation of claim ${id}`);
-  },
-});
-
-registerStateCheck({
-  name: 'reviewer profile',
-  actions: ['actor:create'],
-  scope: 'latest',
-  tables: ['actor'],
-  check: (db, r) => {
-    const id = targetId(r, 'actor');
-    const row = db.prepare('SELECT * FROM actor WHERE actor_id = ?').get(id) as
-      | { actor_id: string; display_name: string; role: string; tenants: string; max_classification: string }
-      | undefined;
-    if (!row) return `reviewer ${id} is missing`;
-    const actor = { actorId: row.actor_id, displayName: row.display_name, role: row.role, tenants: JSON.parse(row.tenants) as unknown, maxClassification: row.max_classification };
-    return postDiffers(r, actor, `profile of ${id} (role, clearance or name)`);
-  },
-});
-
-registerStateCheck({
-  name: 'case identity',
-  actions: ['case:create'],
-  scope: 'latest',
-  tables: ['case_meta'],
-  check: (db, r) => {
-    const rows = db.prepare('SELECT key, value FROM case_meta').all() as { key: string; value: string }[];
-    const m = Object.fromEntries(rows.map((x) => [x.key, x.value]));
-    return postDiffers(r, { caseId: m.case_id, name: m.name, description: m.description, createdAt: m.created_at }, 'case identity');
-  },
-});
-
-registerStateCheck({
-  name: 'key registration',
-  actions: ['case:create', 'actor:create', 'actor:rekey'],
-  scope: 'each',
-  tables: ['actor_key'],
-  check: (db, r) => {
-    const reg = r.body().registersKey as KeyRegistration | undefined;
-    if (!reg) return 'registers no key';
-    const row = db.prepare('SELECT actor_id, public_key FROM actor_key WHERE key_id = ?').get(reg.keyId) as
-      | { actor_id: string; public_key: string }
-      | undefined;
-    if (!row) return `actor_key lacks ${reg.keyId}, which this receipt registered for ${reg.actorId}`;
-    if (row.actor_id !== reg.actorId || row.public_key !== reg.publicKey) return `actor_key row ${reg.keyId} differs from the key this receipt registered`;
-    if (r.action !== 'actor:rekey') return null;
-    return postDiffers(r, { keyId: reg.keyId, actorId: row.actor_id, publicKey: row.public_key }, `key ${reg.keyId}`);
-  },
-});
-
-registerStateCheck({
-  name: 'decision',
-  actions: ['decision:propose', 'decision:approve', 'decision:reject', 'decision:withdraw'],
-  scope: 'latest',
-  tables: ['decision'],
-  check: (db, r) => {
-    const id = targetId(r, 'decision');
-    const row = db.prepare('SELECT * FROM decision WHERE decision_id = ?').get(id) as DecisionRow | undefined;
-    if (!row) return `decision ${id} is missing`;
-    return postDiffers(r, decisionState(row), `decision ${id}`);
-  },
-});
-
-registerStateCheck({
-  name: 'review vote',
-  actions: ['review:vote'],
-  scope: 'each',
-  tables: ['review_vote'],
-  check: (db, r) => {
-    const id = targetId(r, 'vote');
-    const row = db.prepare('SELECT * FROM review_vote WHERE vote_id = ?').get(Number(id)) as VoteRow | undefined;
-    if (!row) return `vote ${id} is missing`;
-    return postDiffers(r, voteState(row), `vote ${id}`);
-  },
-});

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyCaseFile } from '../../host/verifyCommand';
 import type { ServiceContext } from '../context';
-import { getActor } from '../services/actors';
+import { getActor } from '../store/actorRows';
 import { keyIdOf, pinnedKeySource, type KeyRegistration, type SigningKey } from './keys';
 import { appendReceipt } from './receipts';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';

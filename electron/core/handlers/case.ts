@@ -1,7 +1,8 @@
 import type { CaseInfo } from '../../../shared/ipc/channels/case';
 import type { HandlersFor } from '../dispatch';
-import { aclFilter } from '../services/acl';
-import { createActor, listActors } from '../services/actors';
+import { aclFilter } from '../store/acl';
+import { createActor } from '../services/actors';
+import { listActors } from '../store/actorRows';
 import { initCase, readCaseMeta } from '../services/caseMeta';
 import type { Session } from '../session';
 import { schemaVersion } from '../store/caseFile';

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { HandlersFor } from '../dispatch';
-import { epochMs } from '../services/fenceRows';
+import { epochMs } from '../store/fenceRows';
 import { listRemediations, getRemediation } from '../services/remediationView';
 import { requestRereview, retainCurrentRevision, withdrawRemediated } from '../services/remediation';
 import { revocationStatus, visibleJobs } from '../services/revocationStatus';
 import type { Session } from '../session';
 import { workerLoopStatus } from '../worker/loop';
 import { runWorker } from '../worker/outbox';
-// Side-effect imports: the fence hook on evidence transitions, and the audit and gate checks.
-import '../services/fence';
-import '../services/revocationChecks';
 
 const status = (s: Session, limit: number) => {
   const ctx = s.context();

@@ -1,5 +1,4 @@
 // Registers audit verification's state checks for this capability's receipts (see receiptChecks.ts).
-import '../services/receiptChecks';
 import type { HandlersFor } from '../dispatch';
 import { addSource, getSource, listSources } from '../services/sources';
 

@@ -4,7 +4,7 @@ import { CLASSIFICATIONS, type Classification } from '../../../shared/domain/enu
 import { isChannel, type Channel } from '../../../shared/ipc/contract';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../../testing/testCase';
-import { canSee } from './acl';
+import { canSee } from '../store/acl';
 
 const TENANTS = ['t1', 't2', 't3'] as const;
 

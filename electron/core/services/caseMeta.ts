@@ -3,7 +3,7 @@ import type { Keyring } from '../audit/keys';
 import type { Actor } from '../context';
 import type { CaseDb } from '../store/caseFile';
 import { appendReceipt } from '../audit/receipts';
-import { insertActor } from './actors';
+import { insertActor } from '../store/actorRows';
 
 export interface CaseMeta {
   caseId: string;

@@ -1,13 +1,11 @@
 import { canonicalJson } from '../../../shared/domain/canonical';
 import type { Role } from '../../../shared/domain/enums';
-import type { ClaimPolicy } from '../../../shared/domain/claimStatus';
 import { decisionFingerprintBody } from '../../../shared/domain/fingerprint';
 import type { Actor, ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
-import { forbidden, notFound } from '../errors';
+import { forbidden } from '../errors';
 import type { CaseDb } from '../store/caseFile';
-import { aclFilter } from './acl';
-import type { ClaimRow } from './claims';
+import { aclFilter } from '../store/acl';
 
 /**
  * What a review looks at: a claim generation and the exact evidence revisions bound to it. Decision
@@ -20,23 +18,6 @@ export interface ClaimBasis {
   /** Sorted exact revision refs bound to the current generation. */
   evidenceRefs: string[];
 }
-
-/** The claim columns review reads; the same row type the claim service uses. */
-export type ClaimRowForReview = Omit<ClaimRow, 'scope' | 'created_at'>;
-
-export function loadVisibleClaim(ctx: ServiceContext, claimId: string, channel: string): ClaimRowForReview {
-  const acl = aclFilter(ctx.actor, 'c');
-  const row = ctx.db
-    .prepare(
-      `SELECT c.claim_id, c.statement, c.policy, c.generation, c.tenant, c.classification, c.unresolved_reason, c.author
-       FROM claim c WHERE c.claim_id = ? AND ${acl.sql}`,
-    )
-    .get(claimId, ...acl.params) as ClaimRowForReview | undefined;
-  if (!row) throw notFound(`${channel}: no claim ${claimId} is visible to you`);
-  return row;
-}
-
-export const policyOf = (claim: ClaimRowForReview): ClaimPolicy => JSON.parse(claim.policy) as ClaimPolicy;
 
 export function claimBasis(db: CaseDb, claim: { claim_id: string; generation: number }): ClaimBasis {
   const refs = db

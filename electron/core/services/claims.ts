@@ -1,29 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { ClaimPolicySchema, deriveClaimStatus, type ClaimPolicy, type StatusBinding } from '../../../shared/domain/claimStatus';
-import type { Classification } from '../../../shared/domain/enums';
 import type { BindingView, ClaimSummary } from '../../../shared/domain/schemas';
 import { usability } from '../../../shared/domain/usable';
 import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
-import { conflict, forbidden, notFound } from '../errors';
-import { aclFilter, canSee } from './acl';
-import { loadVisibleRevision, type RevisionRow } from './evidenceRows';
+import { conflict, forbidden } from '../errors';
+import { aclFilter, canSee } from '../store/acl';
+import { loadVisibleClaim, visibleClaimRows, type ClaimRow } from '../store/claimRows';
+import { loadVisibleRevision, type RevisionRow } from '../store/evidenceRows';
+import { originalSourceKeys } from './provenance';
 import { bindingHistory, claimProjection, staleAmong } from './projection';
-
-export interface ClaimRow {
-  claim_id: string;
-  statement: string;
-  scope: string;
-  policy: string;
-  generation: number;
-  tenant: string;
-  classification: Classification;
-  unresolved_reason: string | null;
-  author: string;
-  created_at: string;
-}
 
 interface BindingRow {
   binding_id: number;
@@ -49,15 +37,6 @@ const toBinding = (b: BindingRow): BindingView => ({
   createdAt: b.created_at,
 });
 
-export function loadVisibleClaim(ctx: ServiceContext, claimId: string, channel: string): ClaimRow {
-  const acl = aclFilter(ctx.actor, 'c');
-  const row = ctx.db.prepare(`SELECT * FROM claim c WHERE c.claim_id = ? AND ${acl.sql}`).get(claimId, ...acl.params) as
-    | ClaimRow
-    | undefined;
-  if (!row) throw notFound(`${channel}: no claim ${claimId} is visible to you`);
-  return row;
-}
-
 /** Bindings of the claim's current generation whose evidence the actor may see, with the evidence. */
 function currentBindings(ctx: ServiceContext, claim: ClaimRow): { binding: BindingRow; revision: RevisionRow }[] {
   const acl = aclFilter(ctx.actor, 'r');
@@ -71,13 +50,6 @@ function currentBindings(ctx: ServiceContext, claim: ClaimRow): { binding: Bindi
     )
     .all(claim.claim_id, claim.generation, ...acl.params) as (BindingRow & RevisionRow)[];
   return rows.map((r) => ({ binding: r, revision: r }));
-}
-
-/** Original sources of a revision for independence; provenance extends this with traced sources. */
-export type OriginalSourcesOf = (ctx: ServiceContext, revision: RevisionRow) => string[];
-let originalSourcesOf: OriginalSourcesOf = (_ctx, r) => [`source:${r.source_ref}`];
-export function setOriginalSourcesResolver(resolver: OriginalSourcesOf): void {
-  originalSourcesOf = resolver;
 }
 
 function statusOf(ctx: ServiceContext, claim: ClaimRow) {
@@ -103,7 +75,7 @@ function statusOf(ctx: ServiceContext, claim: ClaimRow) {
       { clearance: ctx.actor, now: ctx.now(), scope },
     ).usable,
     independenceGroup: revision.independence_group,
-    originalSources: originalSourcesOf(ctx, revision),
+    originalSources: originalSourceKeys(ctx, revision),
   }));
   const derived = deriveClaimStatus({
     bindings: statusBindings,
@@ -128,9 +100,7 @@ function toSummaryWith(ctx: ServiceContext, claim: ClaimRow, derived: ReturnType
 }
 
 export function listClaims(ctx: ServiceContext): ClaimSummary[] {
-  const acl = aclFilter(ctx.actor, 'c');
-  const rows = ctx.db.prepare(`SELECT * FROM claim c WHERE ${acl.sql} ORDER BY c.created_at, c.claim_id`).all(...acl.params) as ClaimRow[];
-  return rows.map((c) => toSummaryWith(ctx, c, statusOf(ctx, c).derived));
+  return visibleClaimRows(ctx).map((c) => toSummaryWith(ctx, c, statusOf(ctx, c).derived));
 }
 
 export function getClaim(ctx: ServiceContext, claimId: string): ClaimDetail {

@@ -5,22 +5,19 @@ import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { conflict, forbidden, notFound } from '../errors';
-import type { CaseDb } from '../store/caseFile';
-import { aclFilter } from './acl';
+import { aclFilter } from '../store/acl';
 import {
   assertRole,
   assertSeesAll,
   basisChanges,
   claimBasis,
   decisionFingerprint,
-  loadVisibleClaim,
-  policyOf,
   visibleRefs,
-  type ClaimRowForReview,
 } from './claimBasis';
+import { loadVisibleClaim, policyOf, type ClaimRow } from '../store/claimRows';
 import { decisionProjection } from './projection';
-import { quorumView } from './review';
-import { decisionState, type DecisionRow } from './reviewRows';
+import { quorumView } from './quorum';
+import { decisionState, effectiveDecision, openProposal, type DecisionRow } from '../store/reviewRows';
 
 /** Verdicts that close a claim; NEEDS_MORE_EVIDENCE keeps it open. */
 export const TERMINAL_VERDICTS: ReadonlySet<Verdict> = new Set(['SUPPORTED', 'REFUTED', 'UNRESOLVED']);
@@ -35,15 +32,6 @@ export function currency(ctx: ServiceContext, d: DecisionRow): { current: boolea
   const changes = basisChanges(ctx.db, ctx.actor, { generation: d.generation, evidenceRefs: JSON.parse(d.evidence_refs) as string[] }, basis);
   if (changes.length === 0) changes.push('the fingerprint no longer matches although generation and evidence did not move: the decision record may have been altered; run audit:verify');
   return { current: false, currentFingerprint, changes };
-}
-
-/** The approved decision in force for a claim: approvals happen one proposal at a time, in order. */
-export function effectiveDecision(db: CaseDb, claimId: string): DecisionRow | null {
-  return (db.prepare(`SELECT * FROM decision WHERE claim_id = ? AND status = 'APPROVED' ORDER BY rowid DESC LIMIT 1`).get(claimId) as DecisionRow | undefined) ?? null;
-}
-
-export function openProposal(db: CaseDb, claimId: string): DecisionRow | null {
-  return (db.prepare(`SELECT * FROM decision WHERE claim_id = ? AND status = 'PROPOSED' ORDER BY rowid DESC LIMIT 1`).get(claimId) as DecisionRow | undefined) ?? null;
 }
 
 export function toDecisionView(ctx: ServiceContext, d: DecisionRow): DecisionView {
@@ -63,7 +51,7 @@ export function toDecisionView(ctx: ServiceContext, d: DecisionRow): DecisionVie
 }
 
 /** A decision the actor may see (its claim is within their clearance), with its claim. */
-function loadDecision(ctx: ServiceContext, decisionId: string, channel: string): { d: DecisionRow; claim: ClaimRowForReview } {
+function loadDecision(ctx: ServiceContext, decisionId: string, channel: string): { d: DecisionRow; claim: ClaimRow } {
   const d = ctx.db.prepare('SELECT * FROM decision WHERE decision_id = ?').get(decisionId) as DecisionRow | undefined;
   if (!d) throw notFound(`${channel}: no decision ${decisionId} is visible to you`);
   try {

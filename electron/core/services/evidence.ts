@@ -11,8 +11,9 @@ import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { conflict, forbidden, invalid, WorkbenchError } from '../errors';
-import { aclFilter, canSee } from './acl';
-import { loadVisibleRevision, SUMMARY_COLUMNS, toContext, toDetail, toSummary, type RevisionRow } from './evidenceRows';
+import { aclFilter, canSee } from '../store/acl';
+import { loadVisibleRevision, SUMMARY_COLUMNS, toContext, toDetail, toSummary, type RevisionRow } from '../store/evidenceRows';
+import { fenceTransition } from './fence';
 import { ensureRevisionNode, ensureSourceNode, insertEdge } from './provenance';
 import { checkSpan, insertSpan, reverifySpan, spanOf } from './sources';
 import { checklistFor, latestValidationRun, storeValidationRun } from './validation';
@@ -25,14 +26,6 @@ export interface IngestOutcome {
 
 /** Transitions that take evidence away from everyone: only reviewers and admins may make them. */
 const REVIEWER_ONLY: ReadonlySet<LifecycleState> = new Set(['VALIDATED', 'REVOKED', 'SUPERSEDED']);
-
-/** Hooks later capabilities register to run inside a transition's transaction (fences, checks). */
-/** A hook may return facts it wrote (a fence, a job); they go into the transition's one receipt as `effects`. */
-export type TransitionHook = (ctx: ServiceContext, change: { row: RevisionRow; from: LifecycleState; to: LifecycleState; reason: string; supportingRef: string | null }) => Record<string, unknown> | void;
-const transitionHooks: TransitionHook[] = [];
-export function onTransition(hook: TransitionHook): void {
-  if (!transitionHooks.includes(hook)) transitionHooks.push(hook);
-}
 
 function screen(content: string, declaredSha256: string | undefined, actualSha256: string) {
   const screening = screenContent(content);
@@ -163,8 +156,9 @@ export function transitionEvidence(
       );
     }
     const supportingRef = req.supportingRef ?? null;
-    const effects: Record<string, unknown> = {};
-    for (const hook of transitionHooks) Object.assign(effects, hook(ctx, { row, from, to: req.to, reason: req.reason, supportingRef }) ?? {});
+    // Protect first (DESIGN §3.5): a move that takes the revision out of normal flows fences its
+    // dependents in this very transaction, and the fence goes into this transition's receipt.
+    const fence = fenceTransition(ctx, { revisionId: req.revisionId, from, to: req.to, reason: req.reason, supportingRef });
     const changed = ctx.db
       .prepare('UPDATE evidence_revision SET state = ?, state_version = state_version + 1 WHERE revision_id = ? AND state_version = ?')
       .run(req.to, req.revisionId, row.state_version).changes;
@@ -178,7 +172,7 @@ export function transitionEvidence(
       body: {
         revisionId: req.revisionId, from, to: req.to, reason: req.reason, supportingRef,
         ...(runId !== null ? { validation: { runId, failed: failed.map((c) => c.id), overrideReason } } : {}),
-        ...(Object.keys(effects).length > 0 ? { effects } : {}),
+        ...(fence ? { effects: { fence } } : {}),
       },
       pre: { revisionId: req.revisionId, state: from, stateVersion: row.state_version },
       post: { revisionId: req.revisionId, state: req.to, stateVersion: row.state_version + 1 },

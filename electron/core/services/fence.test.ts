@@ -107,7 +107,7 @@ describe('synchronous fence', () => {
     expect(large).toBeLessThan(10);
   });
 
-  it('fences neither a refused transition nor moves other than revoke and supersede', async () => {
+  it('fences no refused transition and no move that keeps or brings evidence into normal flows', async () => {
     const a = await validatedRevision(tc, 'ev-a');
     await claimOn(tc, 'cl-1', [{ revisionId: a, role: 'REQUIRED' }]);
     const before = tableDigest(tc.casePath);
@@ -115,11 +115,50 @@ describe('synchronous fence', () => {
     const refused = await tc.raw('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'analysts may not revoke' });
     expect(refused.ok).toBe(false);
     expect(tableDigest(tc.casePath)).toBe(before);
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: a, to: 'QUARANTINED', reason: 'suspicious source' });
+    // CANDIDATE → VALIDATED (in validatedRevision) and QUARANTINED → CANDIDATE write no fence.
     expect(count('revocation_fence')).toBe(0);
-    // A quarantined REQUIRED revision blocks the claim through the live projection, no fence needed.
-    expect(await tc.call('claim:get', { claimId: 'cl-1' })).toMatchObject({ projection: 'BLOCKED', pendingRevalidation: false });
+  });
+
+  for (const to of ['QUARANTINED', 'DISPUTED'] as const) {
+    it(`a move to ${to} fences dependents in its own transaction and receipt, as revocation does`, async () => {
+      const a = await validatedRevision(tc, 'ev-a');
+      await claimOn(tc, 'cl-1', [{ revisionId: a, role: 'REQUIRED' }]);
+      await approvedDecision(tc, 'cl-1');
+      tc.as(ACTORS.revoker);
+      const receiptsBefore = receiptCount();
+      await tc.call('evidence:transition', { revisionId: a, to, reason: 'taken out of normal flows' });
+      expect(receiptCount()).toBe(receiptsBefore + 1);
+      const fence = tc.session.db().prepare('SELECT cause, from_state FROM revocation_fence').all();
+      expect(fence).toEqual([{ cause: to, from_state: 'VALIDATED' }]);
+      expect(count('outbox_job')).toBe(1);
+      const [receipt] = (await tc.call('audit:list', { limit: 1 })).items;
+      expect(receipt!.body.effects).toMatchObject({ fence: { fenceId: expect.any(Number), jobId: expect.any(Number) } });
+      // Protect first: pending before any worker ran, from a second connection too.
+      const other = secondConnection();
+      try {
+        expect(getClaim(other.ctx, 'cl-1')).toMatchObject({ projection: 'PENDING_REVALIDATION', pendingRevalidation: true });
+      } finally {
+        other.close();
+      }
+      // Converge after: the worker recomputes the projection and opens the remediation.
+      await tc.call('revocation:runWorker', { maxJobs: 10 });
+      expect(await tc.call('claim:get', { claimId: 'cl-1' })).toMatchObject({ projection: 'BLOCKED', pendingRevalidation: false });
+      expect((await tc.call('remediation:list', { status: 'OPEN' })).items.map((r) => r.claimId)).toEqual(['cl-1']);
+    });
+  }
+
+  it('evidence derived from a disputed revision is stale until the dispute is settled in its favour', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const d = await validatedRevision(tc, 'ev-derived');
+    tc.as(ACTORS.analyst);
+    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', edges: [{ type: 'wasDerivedFrom', from: `rev:${d}`, to: `rev:${a}` }] });
+    await claimOn(tc, 'cl-derived', [{ revisionId: d, role: 'REQUIRED' }]);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'DISPUTED', reason: 'EDR and inventory disagree' });
+    await tc.call('revocation:runWorker', { maxJobs: 10 });
+    expect(await tc.call('claim:get', { claimId: 'cl-derived' })).toMatchObject({ projection: 'PENDING_REVALIDATION' });
+    await tc.call('evidence:transition', { revisionId: a, to: 'VALIDATED', reason: 'inventory was stale; EDR confirmed' });
+    expect(await tc.call('claim:get', { claimId: 'cl-derived' })).toMatchObject({ projection: 'ELIGIBLE', pendingRevalidation: false, status: 'SUPPORTED' });
   });
 
   it('a binding made after the fence is judged by the live projection, not left pending forever', async () => {

@@ -1,37 +1,30 @@
-import type { LifecycleState } from '../../../shared/domain/enums';
+import { FENCING_STATES, type FencingState, type LifecycleState } from '../../../shared/domain/enums';
 import type { ServiceContext } from '../context';
-import { onTransition } from './evidence';
-import { writeFence, type FenceCause } from './fenceRows';
+import { writeFence } from '../store/fenceRows';
 
 /**
- * The synchronous half of revocation (DESIGN §3.5, seed 001): a revoke or supersede writes, inside
- * the transition's own transaction, one fence row, one outbox job and one progress row. Three
- * writes whatever the number of dependents; the worker pages through them after the commit.
+ * The synchronous half of revocation (DESIGN §3.5, seed 001). transitionEvidence calls this inside
+ * the transition's own transaction for every move that takes a revision out of normal flows
+ * (revoke, supersede, quarantine, dispute): one fence row, one outbox job and one progress row,
+ * three writes whatever the number of dependents; the worker pages through them after the commit.
  *
- * The hook is registered when this module loads. handlers.ts imports it through the revocation
- * handlers, so every transport that can transition evidence has it installed.
+ * Returns what it wrote, for the transition's own receipt (the transition, its fence and its job
+ * are one receipted fact), or null when the move does not fence.
  */
-const FENCING: ReadonlySet<LifecycleState> = new Set(['REVOKED', 'SUPERSEDED']);
-
-/**
- * The transition hook. What it wrote goes into the transition's own receipt body (`effects`), so
- * the revoke, its fence and its job are one receipted fact, not three.
- */
-export function fenceOnTransition(
+export function fenceTransition(
   ctx: ServiceContext,
-  change: { row: { revision_id: string }; from: LifecycleState; to: LifecycleState; reason: string; supportingRef: string | null },
-): Record<string, unknown> | undefined {
-  if (!FENCING.has(change.to)) return undefined;
-  const { fenceId, jobId } = writeFence(ctx, {
-    revisionId: change.row.revision_id,
-    cause: change.to as FenceCause,
+  change: { revisionId: string; from: LifecycleState; to: LifecycleState; reason: string; supportingRef: string | null },
+): { fenceId: number; jobId: number } | null {
+  if (!isFencing(change.to)) return null;
+  return writeFence(ctx, {
+    revisionId: change.revisionId,
+    cause: change.to,
     fromState: change.from,
     rootFenceId: null,
     parentFenceId: null,
     reason: change.reason,
     supportingRef: change.supportingRef,
   });
-  return { fence: { fenceId, jobId } };
 }
 
-onTransition(fenceOnTransition);
+const isFencing = (state: LifecycleState): state is FencingState => (FENCING_STATES as readonly LifecycleState[]).includes(state);

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { tableDigest } from '../store/digest';
-import { registerGateCheck } from './gate';
+import { gateBlockers } from './gate';
+import { GATE_CHECKS } from './gateChecks';
 
 let rc: ReviewCase;
 beforeEach(async () => {
@@ -54,6 +55,8 @@ describe('case:finalize', () => {
         'open-proposal claim:cl-proposed',
         'stale-fingerprint claim:cl-stale',
         `dispute revision:${ev3}`,
+        // The dispute fenced ev-3's dependents; until the worker converges that is open work too.
+        `revalidation revision:${ev3}`,
         'undecided claim:cl-more',
       ].sort(),
     );
@@ -68,6 +71,7 @@ describe('case:finalize', () => {
     rc.as('admin');
     await decide('cl-stale');
     await rc.call('evidence:transition', { revisionId: ev3, to: 'VALIDATED', reason: 'inventory was stale; EDR confirmed' });
+    await rc.call('revocation:runWorker', { maxJobs: 10 });
     await decide('cl-more', 'REFUTED');
 
     const headBefore = (await rc.call('audit:head', {})).head;
@@ -114,18 +118,18 @@ describe('case:finalize', () => {
   it('runs checks other capabilities register, and blocks on a broken audit chain', async () => {
     await rc.claim('cl-x');
     await decide('cl-x', 'UNRESOLVED');
-    registerGateCheck('test remediation', (ctx) =>
-      (ctx.db.prepare("SELECT claim_id FROM claim WHERE claim_id = 'cl-x'").all() as { claim_id: string }[]).map((r) => ({
-        kind: 'remediation',
-        target: `claim:${r.claim_id}`,
-        message: `remediation for ${r.claim_id} is open`,
-      })),
-    );
-    try {
-      expect((await rc.call('case:gate', {})).blockers).toEqual([{ kind: 'remediation', target: 'claim:cl-x', message: 'remediation for cl-x is open', check: 'test remediation' }]);
-    } finally {
-      registerGateCheck('test remediation', () => []);
-    }
+    const testCheck = {
+      name: 'test remediation',
+      blockers: (ctx: Parameters<typeof gateBlockers>[0]) =>
+        (ctx.db.prepare("SELECT claim_id FROM claim WHERE claim_id = 'cl-x'").all() as { claim_id: string }[]).map((r) => ({
+          kind: 'remediation' as const,
+          target: `claim:${r.claim_id}`,
+          message: `remediation for ${r.claim_id} is open`,
+        })),
+    };
+    const ctx = rc.session.context();
+    expect(gateBlockers(ctx, [...GATE_CHECKS, testCheck])).toEqual([{ kind: 'remediation', target: 'claim:cl-x', message: 'remediation for cl-x is open', check: 'test remediation' }]);
+    expect((await rc.call('case:gate', {})).blockers).toEqual([]);
     const raw = new Database(rc.casePath);
     raw.exec('DROP TRIGGER audit_receipt_no_update');
     raw.prepare("UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = 3").run();

@@ -4,7 +4,7 @@ import { usability } from '../../../shared/domain/usable';
 import type { ServiceContext } from '../context';
 import type { CaseDb } from '../store/caseFile';
 import { visibleRefs } from './claimBasis';
-import { ancestorFences, fencesOn, type FenceRow } from './fenceRows';
+import { ancestorFences, fencesOn, type FenceRow } from '../store/fenceRows';
 
 /**
  * Support projections of claims (DESIGN §3.5): the live value computed from the bindings as they

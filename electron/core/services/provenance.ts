@@ -13,9 +13,9 @@ import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { conflict, forbidden, invalid, notFound } from '../errors';
 import type { CaseDb } from '../store/caseFile';
-import { aclFilter, canSee } from './acl';
-import { loadVisibleClaim, setOriginalSourcesResolver } from './claims';
-import { loadVisibleRevision, type RevisionRow } from './evidenceRows';
+import { aclFilter, canSee } from '../store/acl';
+import { loadVisibleClaim } from '../store/claimRows';
+import { loadVisibleRevision, type RevisionRow } from '../store/evidenceRows';
 import { loadVisibleSource } from './sources';
 
 /**
@@ -219,8 +219,6 @@ export function originalSourceKeys(ctx: ServiceContext, revision: Pick<RevisionR
   if (!root) return [`source:${revision.source_ref}`];
   return [...new Set(traceFrom(ctx, [root]).originalSources.map((s) => s.sourceKey))].sort();
 }
-
-setOriginalSourcesResolver(originalSourceKeys);
 
 // ---- recording ----------------------------------------------------------------------------------
 

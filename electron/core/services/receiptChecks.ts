@@ -1,4 +1,4 @@
-import { postDiffers, registerStateCheck, type ReceiptFacts } from '../audit/stateChecks';
+import { postDiffers, type ReceiptFacts, type StateCheck } from '../audit/stateChecks';
 import { sha256Hex } from '../crypto';
 import type { CaseDb } from '../store/caseFile';
 
@@ -13,78 +13,9 @@ const firstTarget = (r: ReceiptFacts, prefix: string): string | null => {
   return t ? t.slice(prefix.length + 1) : null;
 };
 
-registerStateCheck({
-  name: 'source document',
-  actions: ['source:add'],
-  scope: 'each',
-  tables: ['source_document'],
-  check: (db, r) => {
-    const id = firstTarget(r, 'source');
-    const row = db.prepare('SELECT source_id, content, content_sha256 FROM source_document WHERE source_id = ?').get(id) as
-      | { source_id: string; content: string; content_sha256: string }
-      | undefined;
-    if (!row) return `source document ${id} is missing`;
-    if (sha256Hex(row.content) !== r.artifacts.content || row.content_sha256 !== r.artifacts.content) {
-      return `source document ${id} no longer hashes to the digest this receipt recorded`;
-    }
-    return postDiffers(r, { sourceId: row.source_id, contentSha256: row.content_sha256 }, `source document ${id}`);
-  },
-});
 
-registerStateCheck({
-  name: 'evidence span',
-  actions: ['evidence:ingest'],
-  scope: 'each',
-  tables: ['evidence_span'],
-  check: (db, r) => {
-    const span = r.body().span as { sourceId: string; start: number; end: number; quoteSha256: string } | undefined;
-    if (!span) return null;
-    const revisionId = firstTarget(r, 'revision');
-    const row = db.prepare('SELECT * FROM evidence_span WHERE revision_id = ?').get(revisionId) as
-      | { source_id: string; span_start: number; span_end: number; quote: string; quote_sha256: string }
-      | undefined;
-    if (!row) return `span of ${revisionId} is missing`;
-    const same = row.source_id === span.sourceId && row.span_start === span.start && row.span_end === span.end && row.quote_sha256 === span.quoteSha256;
-    if (!same || sha256Hex(row.quote) !== span.quoteSha256) return `span of ${revisionId} differs from the span this receipt recorded`;
-    return null;
-  },
-});
 
-registerStateCheck({
-  name: 'provenance',
-  actions: ['prov:record'],
-  scope: 'each',
-  tables: ['prov_node', 'prov_edge'],
-  check: (db, r) => {
-    const body = r.body() as { nodesAdded: string[]; edges: { type: string; from: string; to: string }[] };
-    const node = db.prepare('SELECT 1 FROM prov_node WHERE node_id = ?');
-    const missingNode = body.nodesAdded.find((id) => !node.get(id));
-    if (missingNode) return `provenance node ${missingNode} is missing`;
-    const edge = db.prepare('SELECT 1 FROM prov_edge WHERE subject = ? AND type = ? AND object = ?');
-    const missingEdge = body.edges.find((e) => !edge.get(e.from, e.type, e.to));
-    if (missingEdge) return `provenance edge ${missingEdge.type}(${missingEdge.from}, ${missingEdge.to}) is missing`;
-    return postDiffers(r, { nodesAdded: body.nodesAdded, edges: body.edges }, 'provenance record');
-  },
-});
 
-registerStateCheck({
-  name: 'validation run',
-  actions: ['evidence:transition'],
-  scope: 'each',
-  tables: ['validation_run', 'validation_check'],
-  check: (db, r) => {
-    const v = r.body().validation as { runId: number; failed: string[]; overrideReason: string | null } | undefined;
-    if (!v) return null;
-    const run = db.prepare('SELECT revision_id, override_reason FROM validation_run WHERE run_id = ?').get(v.runId) as
-      | { revision_id: string; override_reason: string | null }
-      | undefined;
-    if (!run) return `validation run ${v.runId} is missing`;
-    const failed = (db.prepare('SELECT check_id FROM validation_check WHERE run_id = ? AND passed = 0 ORDER BY check_id').all(v.runId) as { check_id: string }[]).map((c) => c.check_id);
-    const same =
-      run.revision_id === firstTarget(r, 'revision') && run.override_reason === v.overrideReason && failed.join(',') === [...v.failed].sort().join(',');
-    return same ? null : `validation run ${v.runId} (revision, failed checks or override reason) differs from what this receipt recorded`;
-  },
-});
 
 /**
  * UNRESOLVED marks are checked per receipt rather than as the claim's latest state: a 'latest'
@@ -97,19 +28,90 @@ function isNewestUnresolvedReceipt(db: CaseDb, r: ReceiptFacts): boolean {
     .get(r.seq, JSON.stringify(r.targets));
 }
 
-registerStateCheck({
-  name: 'claim unresolved',
-  actions: ['claim:markUnresolved', 'claim:clearUnresolved'],
-  scope: 'each',
-  tables: ['claim', 'audit_receipt'],
-  check: (db, r) => {
-    if (!isNewestUnresolvedReceipt(db, r)) return null;
-    const id = firstTarget(r, 'claim');
-    const row = db.prepare('SELECT claim_id, generation, unresolved_reason FROM claim WHERE claim_id = ?').get(id) as
-      | { claim_id: string; generation: number; unresolved_reason: string | null }
-      | undefined;
-    if (!row) return `claim ${id} is missing`;
-    const pre = r.body() as { generation: number };
-    return postDiffers(r, { claimId: row.claim_id, generation: pre.generation, unresolvedReason: row.unresolved_reason }, `UNRESOLVED mark of claim ${id}`);
+export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
+  {
+    name: 'source document',
+    actions: ['source:add'],
+    scope: 'each',
+    tables: ['source_document'],
+    check: (db, r) => {
+      const id = firstTarget(r, 'source');
+      const row = db.prepare('SELECT source_id, content, content_sha256 FROM source_document WHERE source_id = ?').get(id) as
+        | { source_id: string; content: string; content_sha256: string }
+        | undefined;
+      if (!row) return `source document ${id} is missing`;
+      if (sha256Hex(row.content) !== r.artifacts.content || row.content_sha256 !== r.artifacts.content) {
+        return `source document ${id} no longer hashes to the digest this receipt recorded`;
+      }
+      return postDiffers(r, { sourceId: row.source_id, contentSha256: row.content_sha256 }, `source document ${id}`);
+    },
   },
-});
+  {
+    name: 'evidence span',
+    actions: ['evidence:ingest'],
+    scope: 'each',
+    tables: ['evidence_span'],
+    check: (db, r) => {
+      const span = r.body().span as { sourceId: string; start: number; end: number; quoteSha256: string } | undefined;
+      if (!span) return null;
+      const revisionId = firstTarget(r, 'revision');
+      const row = db.prepare('SELECT * FROM evidence_span WHERE revision_id = ?').get(revisionId) as
+        | { source_id: string; span_start: number; span_end: number; quote: string; quote_sha256: string }
+        | undefined;
+      if (!row) return `span of ${revisionId} is missing`;
+      const same = row.source_id === span.sourceId && row.span_start === span.start && row.span_end === span.end && row.quote_sha256 === span.quoteSha256;
+      if (!same || sha256Hex(row.quote) !== span.quoteSha256) return `span of ${revisionId} differs from the span this receipt recorded`;
+      return null;
+    },
+  },
+  {
+    name: 'provenance',
+    actions: ['prov:record'],
+    scope: 'each',
+    tables: ['prov_node', 'prov_edge'],
+    check: (db, r) => {
+      const body = r.body() as { nodesAdded: string[]; edges: { type: string; from: string; to: string }[] };
+      const node = db.prepare('SELECT 1 FROM prov_node WHERE node_id = ?');
+      const missingNode = body.nodesAdded.find((id) => !node.get(id));
+      if (missingNode) return `provenance node ${missingNode} is missing`;
+      const edge = db.prepare('SELECT 1 FROM prov_edge WHERE subject = ? AND type = ? AND object = ?');
+      const missingEdge = body.edges.find((e) => !edge.get(e.from, e.type, e.to));
+      if (missingEdge) return `provenance edge ${missingEdge.type}(${missingEdge.from}, ${missingEdge.to}) is missing`;
+      return postDiffers(r, { nodesAdded: body.nodesAdded, edges: body.edges }, 'provenance record');
+    },
+  },
+  {
+    name: 'validation run',
+    actions: ['evidence:transition'],
+    scope: 'each',
+    tables: ['validation_run', 'validation_check'],
+    check: (db, r) => {
+      const v = r.body().validation as { runId: number; failed: string[]; overrideReason: string | null } | undefined;
+      if (!v) return null;
+      const run = db.prepare('SELECT revision_id, override_reason FROM validation_run WHERE run_id = ?').get(v.runId) as
+        | { revision_id: string; override_reason: string | null }
+        | undefined;
+      if (!run) return `validation run ${v.runId} is missing`;
+      const failed = (db.prepare('SELECT check_id FROM validation_check WHERE run_id = ? AND passed = 0 ORDER BY check_id').all(v.runId) as { check_id: string }[]).map((c) => c.check_id);
+      const same =
+        run.revision_id === firstTarget(r, 'revision') && run.override_reason === v.overrideReason && failed.join(',') === [...v.failed].sort().join(',');
+      return same ? null : `validation run ${v.runId} (revision, failed checks or override reason) differs from what this receipt recorded`;
+    },
+  },
+  {
+    name: 'claim unresolved',
+    actions: ['claim:markUnresolved', 'claim:clearUnresolved'],
+    scope: 'each',
+    tables: ['claim', 'audit_receipt'],
+    check: (db, r) => {
+      if (!isNewestUnresolvedReceipt(db, r)) return null;
+      const id = firstTarget(r, 'claim');
+      const row = db.prepare('SELECT claim_id, generation, unresolved_reason FROM claim WHERE claim_id = ?').get(id) as
+        | { claim_id: string; generation: number; unresolved_reason: string | null }
+        | undefined;
+      if (!row) return `claim ${id} is missing`;
+      const pre = r.body() as { generation: number };
+      return postDiffers(r, { claimId: row.claim_id, generation: pre.generation, unresolvedReason: row.unresolved_reason }, `UNRESOLVED mark of claim ${id}`);
+    },
+  },
+];

@@ -112,21 +112,27 @@ describe('remediation:retainCurrentRevision', () => {
   });
 
   it('refuses when the claim would still be BLOCKED on the successors, rolling back what it had written', async () => {
+    // Quarantine and dispute fence now, so every state change opens its own remediation; what is
+    // left to make a non-affected REQUIRED binding unusable is time: ev-c@1 expires after the
+    // remediation on ev-a opened.
+    tc.cleanup();
+    let now = '2026-11-25T00:00:00.000Z';
+    tc = await createTestCase({ now: () => now });
+    await addActors(tc);
     const a1 = await validatedRevision(tc, 'ev-a');
-    const c1 = await validatedRevision(tc, 'ev-c');
+    const c1 = await validatedRevision(tc, 'ev-c', { context: { validUntil: '2026-11-26T00:00:00.000Z' } });
     await claimOn(tc, 'cl-3', [{ revisionId: a1, role: 'REQUIRED' }, { revisionId: c1, role: 'REQUIRED' }]);
     await approvedDecision(tc, 'cl-3');
     const a2 = await validatedSuccessor(tc, a1);
     await runWorker();
-    // The other REQUIRED revision is quarantined: not a revoke, so no fence and no new projection version.
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: c1, to: 'QUARANTINED', reason: 'suspicious source' });
     tc.as(ACTORS.approver);
     const [rem] = (await tc.call('remediation:list', {})).items;
+    expect(rem!.affected.map((a) => a.revisionId)).toEqual([a1]);
+    now = '2026-11-27T00:00:00.000Z';
     const before = tableDigest(tc.casePath);
     const err = await errorOf('remediation:retainCurrentRevision', retain(rem!, [a2]));
     expect(err.code).toBe('CONFLICT');
-    expect(err.message).toContain(`would still be BLOCKED (REQUIRED ${c1} is not usable (revision is QUARANTINED, not VALIDATED))`);
+    expect(err.message).toContain(`would still be BLOCKED (REQUIRED ${c1} is not usable (`);
     // The new generation, bindings and projection it wrote before finding out were rolled back.
     expect(tableDigest(tc.casePath)).toBe(before);
   });

@@ -8,11 +8,11 @@ import { sha256Hex } from '../crypto';
 import { conflict, forbidden } from '../errors';
 import type { CaseDb } from '../store/caseFile';
 import { assertRole, assertSeesAll, claimBasis, decisionFingerprint } from './claimBasis';
-import { loadVisibleRevision } from './evidenceRows';
-import { maxFenceId } from './fenceRows';
+import { loadVisibleRevision } from '../store/evidenceRows';
+import { maxFenceId } from '../store/fenceRows';
 import { liveProjection, loadProjectionStates } from './projection';
 import type { AffectedBinding } from './remediationRows';
-import { decisionState, type DecisionRow } from './reviewRows';
+import { decisionState, type DecisionRow } from '../store/reviewRows';
 import { cannotResolve, loadRemediation, successorCandidates, toRemediationView, type LoadedRemediation } from './remediationView';
 
 /**

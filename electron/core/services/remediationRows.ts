@@ -1,8 +1,8 @@
 import type { BindingRole, Relation, SupportProjection } from '../../../shared/domain/enums';
 import type { CaseDb } from '../store/caseFile';
-import type { FenceCause, FenceRow } from './fenceRows';
+import type { FenceCause, FenceRow } from '../store/fenceRows';
 import type { BoundRevision, ClaimProjectionState } from './projection';
-import type { DecisionRow } from './reviewRows';
+import type { DecisionRow } from '../store/reviewRows';
 
 /** Row shape of the remediation table and the bindings a remediation is about. */
 export interface RemediationRow {
@@ -51,15 +51,6 @@ export function affectedBindings(s: ClaimProjectionState): (AffectedBinding & { 
     out.push({ bindingId: b.binding_id, revisionId: b.revision_id, role: b.role, relation: b.relation, why, fenceId: fence.fence_id, binding: b, fence });
   }
   return out;
-}
-
-/** The approved decision in force for each claim (the latest approval, as decisions.ts defines it). */
-export function effectiveDecisions(db: CaseDb, claimIds: readonly string[]): Map<string, DecisionRow> {
-  const rows = db
-    .prepare(`SELECT * FROM decision WHERE status = 'APPROVED' AND claim_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`)
-    .all(JSON.stringify(claimIds)) as DecisionRow[];
-  // Ascending rowid: the last one written for a claim wins.
-  return new Map(rows.map((d) => [d.claim_id, d]));
 }
 
 export function openRemediationClaims(db: CaseDb, claimIds: readonly string[]): Set<string> {

@@ -4,12 +4,13 @@ import type { RemediationView } from '../../../shared/ipc/channels/remediation';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import type { CaseDb } from '../store/caseFile';
-import { aclFilter } from './acl';
-import { loadVisibleClaim, visibleRefs } from './claimBasis';
-import { ancestorFences, type FenceRow } from './fenceRows';
+import { aclFilter } from '../store/acl';
+import { loadVisibleClaim } from '../store/claimRows';
+import { visibleRefs } from './claimBasis';
+import { ancestorFences, type FenceRow } from '../store/fenceRows';
 import { loadProjectionStates, projectionView, rootFenceOf, type ClaimProjectionState } from './projection';
 import { affectedBindings, remediationById, type AffectedBinding, type RemediationRow } from './remediationRows';
-import type { DecisionRow } from './reviewRows';
+import type { DecisionRow } from '../store/reviewRows';
 import { treeProgress } from './revocationStatus';
 
 /**

@@ -1,52 +1,21 @@
-import { quorumOutcome } from '../../../shared/domain/quorum';
-import { killReasonsOf, voteValidity, type KillReason } from '../../../shared/domain/review';
+import { voteValidity, type KillReason } from '../../../shared/domain/review';
 import type { ClaimReview, ClaimReviewSummary, QuorumView, VoteView } from '../../../shared/ipc/channels/review';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { conflict, forbidden } from '../errors';
-import { aclFilter } from './acl';
 import { listClaims } from './claims';
 import {
   assertRole,
   assertSeesAll,
   claimBasis,
-  loadVisibleClaim,
-  policyOf,
   visibleRefs,
   voteBasisFingerprint,
-  type ClaimRowForReview,
 } from './claimBasis';
-import { currency, effectiveDecision, openProposal, TERMINAL_VERDICTS, toDecisionView } from './decisions';
-import { voteState, type VoteRow } from './reviewRows';
-
-function toVoteView(r: VoteRow): VoteView {
-  const s = voteState(r);
-  return { ...s, problems: voteValidity({ checklist: s.checklist, reason: s.reason }).problems };
-}
-
-/**
- * The quorum state of a claim: each reviewer's latest vote on the claim's current basis counts;
- * votes on an earlier generation or evidence set stay as history but do not count, because they
- * reviewed something else.
- */
-export function quorumView(ctx: ServiceContext, claim: ClaimRowForReview): QuorumView {
-  const size = policyOf(claim).quorumSize;
-  if (size === null) throw new Error(`quorumView: claim ${claim.claim_id} has no quorum policy`);
-  const basis = voteBasisFingerprint(claimBasis(ctx.db, claim));
-  const rows = ctx.db.prepare('SELECT * FROM review_vote WHERE claim_id = ? ORDER BY vote_id').all(claim.claim_id) as VoteRow[];
-  const latest = new Map<string, VoteRow>();
-  for (const r of rows) if (r.basis === basis) latest.set(r.reviewer, r);
-  const votes = [...latest.values()].map(toVoteView);
-  const outcome = quorumOutcome(votes.map((v) => ({ reviewer: v.reviewer, refuted: v.refuted, valid: v.valid })), size);
-  return {
-    size,
-    ...outcome,
-    killReasons: killReasonsOf(outcome, size, votes),
-    votes,
-    staleVotes: rows.filter((r) => r.basis !== basis).length,
-  };
-}
+import { loadVisibleClaim, policyOf, visibleClaimRows, type ClaimRow } from '../store/claimRows';
+import { effectiveDecision, openProposal, voteState, type VoteRow } from '../store/reviewRows';
+import { currency, TERMINAL_VERDICTS, toDecisionView } from './decisions';
+import { quorumView, toVoteView } from './quorum';
 
 /**
  * Records one reviewer's quorum vote. Invalid votes (checklist incomplete, no reason) are kept, so
@@ -106,7 +75,7 @@ export function castVote(ctx: ServiceContext, req: ParsedRequestOf<'review:vote'
 }
 
 /** Where a claim's review stands: the gate and the UI read the same answer. */
-export function decisionStateOf(ctx: ServiceContext, claim: ClaimRowForReview): { state: ClaimReview['decisionState']; message: string } {
+export function decisionStateOf(ctx: ServiceContext, claim: ClaimRow): { state: ClaimReview['decisionState']; message: string } {
   const effective = effectiveDecision(ctx.db, claim.claim_id);
   const open = openProposal(ctx.db, claim.claim_id);
   if (effective) {
@@ -144,16 +113,6 @@ export function getClaimReview(ctx: ServiceContext, claimId: string): ClaimRevie
     decisions,
     quorum: policyOf(claim).quorumSize === null ? null : quorumView(ctx, claim),
   };
-}
-
-export function visibleClaimRows(ctx: ServiceContext): ClaimRowForReview[] {
-  const acl = aclFilter(ctx.actor, 'c');
-  return ctx.db
-    .prepare(
-      `SELECT c.claim_id, c.statement, c.policy, c.generation, c.tenant, c.classification, c.unresolved_reason, c.author
-       FROM claim c WHERE ${acl.sql} ORDER BY c.created_at, c.claim_id`,
-    )
-    .all(...acl.params) as ClaimRowForReview[];
 }
 
 /** One line per visible claim for a review queue: derived status beside where its review stands. */

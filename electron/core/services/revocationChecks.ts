@@ -1,10 +1,10 @@
 import { canonicalJson } from '../../../shared/domain/canonical';
-import { postDiffers, registerStateCheck } from '../audit/stateChecks';
+import { postDiffers, type StateCheck } from '../audit/stateChecks';
 import { sha256Hex } from '../crypto';
 import type { CaseDb } from '../store/caseFile';
-import { registerGateCheck, type GateBlocker } from './gate';
+import type { GateBlocker } from '../../../shared/ipc/channels/gate';
 import { remediationById, remediationState } from './remediationRows';
-import { decisionState, type DecisionRow } from './reviewRows';
+import { decisionState, type DecisionRow } from '../store/reviewRows';
 
 /**
  * Teaches audit verification and the completion gate about revocation (DESIGN §3.4, §3.7).
@@ -13,57 +13,8 @@ import { decisionState, type DecisionRow } from './reviewRows';
  */
 const REMEDIATION_ACTIONS = ['remediation:retainCurrentRevision', 'remediation:requestRereview', 'remediation:withdraw'] as const;
 
-registerStateCheck({
-  name: 'revocation convergence',
-  actions: ['revocation:converge'],
-  scope: 'each',
-  tables: ['outbox_job', 'projection_ledger'],
-  check: (db, r) => {
-    const { jobId } = r.body() as { jobId: number };
-    const job = db.prepare('SELECT status, receipt_seq FROM outbox_job WHERE job_id = ?').get(jobId) as { status: string; receipt_seq: number | null } | undefined;
-    if (!job) return `outbox job ${jobId} is missing`;
-    if (job.status !== 'DONE' || job.receipt_seq !== r.seq) return `outbox job ${jobId} is not recorded as done by this receipt`;
-    const ledger = db.prepare('SELECT * FROM projection_ledger WHERE job_id = ? ORDER BY claim_id').all(jobId);
-    return sha256Hex(canonicalJson(ledger)) === r.artifacts.ledger ? null : `projection ledger of job ${jobId} differs from what this receipt recorded`;
-  },
-});
 
-registerStateCheck({
-  name: 'remediation resolution',
-  actions: REMEDIATION_ACTIONS,
-  scope: 'each',
-  tables: ['remediation', 'claim_binding', 'decision'],
-  check: (db, r) => {
-    const b = r.body() as { remediationId: number; claimId: string; resolution: string; reason: string; toGeneration: number; carriedDecisionId: string | null };
-    const row = remediationById(db, b.remediationId);
-    if (!row) return `remediation ${b.remediationId} is missing`;
-    const s = remediationState(row);
-    if (s.status !== 'RESOLVED' || s.resolution !== b.resolution || s.resolvedBy !== r.actor || s.reason !== b.reason || s.newGeneration !== b.toGeneration || s.carriedDecisionId !== b.carriedDecisionId) {
-      return `remediation ${b.remediationId} is not resolved the way this receipt recorded`;
-    }
-    const bindings = db
-      .prepare('SELECT binding_id, claim_id, generation, revision_id, relation, role, rationale FROM claim_binding WHERE claim_id = ? AND generation = ? ORDER BY binding_id')
-      .all(b.claimId, b.toGeneration);
-    if (sha256Hex(canonicalJson(bindings)) !== r.artifacts.bindings) return `bindings of ${b.claimId} generation ${b.toGeneration} differ from what this receipt wrote`;
-    if (b.carriedDecisionId === null) return null;
-    const d = db.prepare('SELECT * FROM decision WHERE decision_id = ?').get(b.carriedDecisionId) as DecisionRow | undefined;
-    if (!d) return `carried decision ${b.carriedDecisionId} is missing`;
-    return sha256Hex(canonicalJson(decisionState(d))) === r.artifacts.decision ? null : `carried decision ${b.carriedDecisionId} differs from what this receipt wrote`;
-  },
-});
 
-registerStateCheck({
-  name: 'remediation claim generation',
-  actions: REMEDIATION_ACTIONS,
-  scope: 'latest',
-  tables: ['claim'],
-  check: (db, r) => {
-    const id = r.targets[0]?.slice('claim:'.length);
-    const row = db.prepare('SELECT claim_id, generation FROM claim WHERE claim_id = ?').get(id) as { claim_id: string; generation: number } | undefined;
-    if (!row) return `claim ${id} is missing`;
-    return postDiffers(r, { claimId: row.claim_id, generation: row.generation }, `generation of claim ${id}`);
-  },
-});
 
 /** Open remediations block FINAL: a decision whose evidence was revoked is not settled. */
 export function remediationBlockers(db: CaseDb): GateBlocker[] {
@@ -108,5 +59,54 @@ export function revalidationBlockers(db: CaseDb): GateBlocker[] {
   return blockers;
 }
 
-registerGateCheck('open remediations', (ctx) => remediationBlockers(ctx.db));
-registerGateCheck('revocation convergence', (ctx) => revalidationBlockers(ctx.db));
+export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
+  {
+    name: 'revocation convergence',
+    actions: ['revocation:converge'],
+    scope: 'each',
+    tables: ['outbox_job', 'projection_ledger'],
+    check: (db, r) => {
+      const { jobId } = r.body() as { jobId: number };
+      const job = db.prepare('SELECT status, receipt_seq FROM outbox_job WHERE job_id = ?').get(jobId) as { status: string; receipt_seq: number | null } | undefined;
+      if (!job) return `outbox job ${jobId} is missing`;
+      if (job.status !== 'DONE' || job.receipt_seq !== r.seq) return `outbox job ${jobId} is not recorded as done by this receipt`;
+      const ledger = db.prepare('SELECT * FROM projection_ledger WHERE job_id = ? ORDER BY claim_id').all(jobId);
+      return sha256Hex(canonicalJson(ledger)) === r.artifacts.ledger ? null : `projection ledger of job ${jobId} differs from what this receipt recorded`;
+    },
+  },
+  {
+    name: 'remediation resolution',
+    actions: REMEDIATION_ACTIONS,
+    scope: 'each',
+    tables: ['remediation', 'claim_binding', 'decision'],
+    check: (db, r) => {
+      const b = r.body() as { remediationId: number; claimId: string; resolution: string; reason: string; toGeneration: number; carriedDecisionId: string | null };
+      const row = remediationById(db, b.remediationId);
+      if (!row) return `remediation ${b.remediationId} is missing`;
+      const s = remediationState(row);
+      if (s.status !== 'RESOLVED' || s.resolution !== b.resolution || s.resolvedBy !== r.actor || s.reason !== b.reason || s.newGeneration !== b.toGeneration || s.carriedDecisionId !== b.carriedDecisionId) {
+        return `remediation ${b.remediationId} is not resolved the way this receipt recorded`;
+      }
+      const bindings = db
+        .prepare('SELECT binding_id, claim_id, generation, revision_id, relation, role, rationale FROM claim_binding WHERE claim_id = ? AND generation = ? ORDER BY binding_id')
+        .all(b.claimId, b.toGeneration);
+      if (sha256Hex(canonicalJson(bindings)) !== r.artifacts.bindings) return `bindings of ${b.claimId} generation ${b.toGeneration} differ from what this receipt wrote`;
+      if (b.carriedDecisionId === null) return null;
+      const d = db.prepare('SELECT * FROM decision WHERE decision_id = ?').get(b.carriedDecisionId) as DecisionRow | undefined;
+      if (!d) return `carried decision ${b.carriedDecisionId} is missing`;
+      return sha256Hex(canonicalJson(decisionState(d))) === r.artifacts.decision ? null : `carried decision ${b.carriedDecisionId} differs from what this receipt wrote`;
+    },
+  },
+  {
+    name: 'remediation claim generation',
+    actions: REMEDIATION_ACTIONS,
+    scope: 'latest',
+    tables: ['claim'],
+    check: (db, r) => {
+      const id = r.targets[0]?.slice('claim:'.length);
+      const row = db.prepare('SELECT claim_id, generation FROM claim WHERE claim_id = ?').get(id) as { claim_id: string; generation: number } | undefined;
+      if (!row) return `claim ${id} is missing`;
+      return postDiffers(r, { claimId: row.claim_id, generation: row.generation }, `generation of claim ${id}`);
+    },
+  },
+];

@@ -1,8 +1,9 @@
+import type { FencingState } from '../../../shared/domain/enums';
 import type { RevocationStatus, RevocationView } from '../../../shared/ipc/channels/revocation';
 import type { ServiceContext } from '../context';
 import type { CaseDb } from '../store/caseFile';
-import { aclFilter } from './acl';
-import type { FenceRow } from './fenceRows';
+import { aclFilter } from '../store/acl';
+import type { FenceRow } from '../store/fenceRows';
 
 /**
  * revocation:status (DESIGN §4 "revocation propagation delay"): each revoke or supersede the actor
@@ -57,7 +58,7 @@ function toView(db: CaseDb, r: RootRow): RevocationView {
     fenceId: r.fence_id,
     revisionId: r.revision_id,
     title: r.title,
-    cause: r.cause as 'REVOKED' | 'SUPERSEDED',
+    cause: r.cause as FencingState,
     fromState: r.from_state,
     reason: r.reason,
     actor: r.actor,

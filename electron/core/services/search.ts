@@ -2,7 +2,7 @@ import type { LifecycleState } from '../../../shared/domain/enums';
 import type { SearchHit } from '../../../shared/ipc/channels/search';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import type { ServiceContext } from '../context';
-import { aclFilter } from './acl';
+import { aclFilter } from '../store/acl';
 
 /**
  * Full-text search (SQLite FTS5) over evidence titles and content and claim statements. The ACL is

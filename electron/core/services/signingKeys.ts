@@ -4,7 +4,7 @@ import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { forbidden, notFound } from '../errors';
 import type { CaseDb } from '../store/caseFile';
-import { getActor } from './actors';
+import { getActor } from '../store/actorRows';
 
 /** Issues a key pair for a reviewer inside the caller's transaction (actor:create, actor:rekey). */
 export function issueActorKey(ctx: ServiceContext, actorId: string, action: string): KeyRegistration {

@@ -6,7 +6,7 @@ import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { conflict, forbidden, invalid, notFound } from '../errors';
-import { aclFilter, canSee } from './acl';
+import { aclFilter, canSee } from '../store/acl';
 
 /** Source documents (stored once per compartment by hash) and the spans evidence quotes from them. */
 

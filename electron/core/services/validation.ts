@@ -3,7 +3,7 @@ import { runChecklist, VALIDATION_CHECKS, type CheckResult, type ValidationCheck
 import type { ValidationRunView } from '../../../shared/ipc/channels/evidence';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
-import { toContext, type RevisionRow } from './evidenceRows';
+import { toContext, type RevisionRow } from '../store/evidenceRows';
 import { traceRevisionRow } from './provenance';
 
 /**

@@ -66,11 +66,22 @@ function migrate(db: CaseDb, from: number): void {
   const pending = MIGRATIONS.filter((m) => m.version > from);
   if (pending.length === 0) return;
   // All pending migrations in one transaction: a failure leaves the file at its old version.
-  db.transaction(() => {
-    for (const m of pending) m.up(db);
-    db.pragma(`user_version = ${LATEST_VERSION}`);
-    db.pragma(`application_id = ${CASE_APPLICATION_ID}`);
-  })();
+  // Foreign keys are off while they run so a migration can rebuild a referenced table (SQLite's
+  // documented ALTER procedure); they are checked before the commit, and switched back on after.
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      for (const m of pending) m.up(db);
+      const violations = db.pragma('foreign_key_check') as { table: string }[];
+      if (violations.length > 0) {
+        throw new Error(`migration to version ${LATEST_VERSION} would break ${violations.length} foreign key(s) (first in ${violations[0]!.table}); the file was left as it was`);
+      }
+      db.pragma(`user_version = ${LATEST_VERSION}`);
+      db.pragma(`application_id = ${CASE_APPLICATION_ID}`);
+    })();
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
 }
 
 /** Opens an existing case file, migrating it forward. Refuses non-case, corrupt and newer files. */

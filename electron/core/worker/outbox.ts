@@ -2,9 +2,10 @@ import { canonicalJson } from '../../../shared/domain/canonical';
 import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
-import { epochMs, derivedRevisions, fenceById, maxFenceId, writeFence, type FenceRow } from '../services/fenceRows';
+import { epochMs, derivedRevisions, fenceById, maxFenceId, writeFence, type FenceRow } from '../store/fenceRows';
 import { beforeFences, liveProjection, loadProjectionStates } from '../services/projection';
-import { affectedBindings, effectiveDecisions, insertRemediation, openRemediationClaims } from '../services/remediationRows';
+import { affectedBindings, insertRemediation, openRemediationClaims } from '../services/remediationRows';
+import { effectiveDecisions } from '../store/reviewRows';
 import type { CaseDb } from '../store/caseFile';
 
 /**

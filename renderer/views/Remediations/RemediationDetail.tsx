@@ -6,7 +6,9 @@ import { RemediationActions } from './RemediationActions';
 const WHY: Record<RemediationView['causes'][number]['cause'], string> = {
   REVOKED: 'revoked',
   SUPERSEDED: 'superseded',
-  DERIVED: 'derived from revoked or superseded evidence',
+  QUARANTINED: 'quarantined',
+  DISPUTED: 'disputed',
+  DERIVED: 'derived from evidence taken out of normal flows',
 };
 
 /** One remediation: what was revoked, by whom and why; what it took away; and the way out. */

@@ -21,6 +21,8 @@ export const Blocker = z.object({
   check: z.string(),
 });
 export type Blocker = z.infer<typeof Blocker>;
+/** A blocker as a gate check returns it; the gate adds the check's name. */
+export type GateBlocker = Omit<Blocker, 'check'>;
 
 const Finalization = z.object({ seq: z.number().int(), certifiedHead: z.string(), at: z.string(), by: z.string() });
 

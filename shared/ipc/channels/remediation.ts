@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BindingRole, LifecycleState, Relation, SupportProjection, Verdict } from '../../domain/enums';
+import { BindingRole, FenceCause, LifecycleState, Relation, SupportProjection, Verdict } from '../../domain/enums';
 import { RevisionId } from '../../domain/schemas';
 
 const Reason = z.string().trim().min(1, 'a reason is required').max(4000);
@@ -25,8 +25,8 @@ export const AffectedBindingView = z.object({
   role: BindingRole,
   relation: Relation,
   state: LifecycleState,
-  /** REVOKED / SUPERSEDED: the revision itself; DERIVED: evidence it was derived from. */
-  why: z.enum(['REVOKED', 'SUPERSEDED', 'DERIVED']),
+  /** REVOKED / SUPERSEDED / QUARANTINED / DISPUTED: the revision itself; DERIVED: evidence it was derived from. */
+  why: FenceCause,
   fenceId: z.number().int(),
   /** Later revisions of the same lineage you may see: the only revisions that can inherit the review. */
   successors: z.array(SuccessorCandidate),
@@ -47,7 +47,7 @@ export const RemediationBindingView = z.object({
 export const RemediationCause = z.object({
   fenceId: z.number().int(),
   revisionId: z.string(),
-  cause: z.enum(['REVOKED', 'SUPERSEDED', 'DERIVED']),
+  cause: FenceCause,
   reason: z.string(),
   actor: z.string(),
   fencedAt: z.string(),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { LifecycleState } from '../../domain/enums';
+import { FENCING_STATES, LifecycleState } from '../../domain/enums';
 
-/** One revoke or supersede and how far its consequences have converged (DESIGN §3.5, §4 metrics). */
+/** One revoke, supersede, quarantine or dispute and how far its consequences have converged (DESIGN §3.5, §4 metrics). */
 export const RevocationView = z.object({
   fenceId: z.number().int(),
   revisionId: z.string(),
   title: z.string(),
-  cause: z.enum(['REVOKED', 'SUPERSEDED']),
+  cause: z.enum(FENCING_STATES),
   fromState: LifecycleState.nullable(),
   reason: z.string(),
   /** Who revoked or superseded it: they may not resolve the remediations it opens alone. */

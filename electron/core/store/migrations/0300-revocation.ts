@@ -1,4 +1,4 @@
-import type { Migration } from './index';
+import type { Migration } from './migration';
 
 const PROJECTIONS = `('ELIGIBLE', 'PARTIALLY_SUPPORTED', 'BLOCKED', 'PENDING_REVALIDATION')`;
 

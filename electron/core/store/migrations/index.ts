@@ -1,4 +1,3 @@
-import type { Database } from 'better-sqlite3';
 import { m0010_case } from './0010-case';
 import { m0020_evidence } from './0020-evidence';
 import { m0030_claims } from './0030-claims';
@@ -12,12 +11,8 @@ import { m0210_decisions } from './0210-decisions';
 import { m0220_review_votes } from './0220-review-votes';
 import { m0300_revocation } from './0300-revocation';
 import { m0310_remediation } from './0310-remediation';
-
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  readonly up: (db: Database) => void;
-}
+import { m0320_fence_causes } from './0320-fence-causes';
+import type { Migration } from './migration';
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -34,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0220_review_votes,
   m0300_revocation,
   m0310_remediation,
+  m0320_fence_causes,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

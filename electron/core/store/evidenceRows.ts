@@ -2,7 +2,7 @@ import type { Classification, EvidenceKind, LifecycleState } from '../../../shar
 import type { RevisionDetail, RevisionSummary, Transition } from '../../../shared/domain/schemas';
 import type { Actor } from '../context';
 import { notFound } from '../errors';
-import type { CaseDb } from '../store/caseFile';
+import type { CaseDb } from './caseFile';
 import { aclFilter } from './acl';
 
 export interface RevisionRow {

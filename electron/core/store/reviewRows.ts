@@ -1,5 +1,6 @@
 import type { Verdict } from '../../../shared/domain/enums';
 import type { Checklist, KillReason } from '../../../shared/domain/review';
+import type { CaseDb } from './caseFile';
 
 /**
  * Row shapes of the decision and review_vote tables and the state each receipt fingerprints.
@@ -73,4 +74,24 @@ export function voteState(r: VoteRow) {
     valid: r.valid === 1,
     castAt: r.cast_at,
   };
+}
+
+/**
+ * The approved decision in force for each claim: approvals happen one proposal at a time, in
+ * order, so the latest approval (highest rowid) is the one in force. The one definition of it.
+ */
+export function effectiveDecisions(db: CaseDb, claimIds: readonly string[]): Map<string, DecisionRow> {
+  const rows = db
+    .prepare(`SELECT * FROM decision WHERE status = 'APPROVED' AND claim_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`)
+    .all(JSON.stringify(claimIds)) as DecisionRow[];
+  // Ascending rowid: the last one written for a claim wins.
+  return new Map(rows.map((d) => [d.claim_id, d]));
+}
+
+export function effectiveDecision(db: CaseDb, claimId: string): DecisionRow | null {
+  return effectiveDecisions(db, [claimId]).get(claimId) ?? null;
+}
+
+export function openProposal(db: CaseDb, claimId: string): DecisionRow | null {
+  return (db.prepare(`SELECT * FROM decision WHERE claim_id = ? AND status = 'PROPOSED' ORDER BY rowid DESC LIMIT 1`).get(claimId) as DecisionRow | undefined) ?? null;
 }

@@ -1,13 +1,13 @@
-import type { LifecycleState } from '../../../shared/domain/enums';
+import type { FenceCause, LifecycleState } from '../../../shared/domain/enums';
 import type { ServiceContext } from '../context';
-import type { CaseDb } from '../store/caseFile';
+import type { CaseDb } from './caseFile';
+
+export type { FenceCause };
 
 /**
- * Fence rows and the queries over them (DESIGN §3.5). Kept apart from fence.ts, which installs the
- * transition hook: read paths import this file, and importing evidence.ts from them would close an
- * import cycle (evidence → provenance → claims → projection) before evidence.ts has initialised.
+ * Fence rows and the queries over them (DESIGN §3.5): the repository that services/fence.ts writes
+ * through and every read path (projections, gate, remediation, worker) reads through.
  */
-export type FenceCause = 'REVOKED' | 'SUPERSEDED' | 'DERIVED';
 
 export interface FenceRow {
   fence_id: number;
@@ -96,10 +96,19 @@ function provenanceTables(db: CaseDb): boolean {
 }
 
 /**
+ * SQL condition on a fence row \`f\`: the fence still holds. A fence lifts when the revision it was
+ * written for (a DERIVED fence: its root's revision) is VALIDATED again, as a dispute settled in
+ * its favour or a released and re-validated quarantine are; a revoke or supersede never lifts,
+ * since neither state leads back to VALIDATED.
+ */
+export const FENCE_IN_FORCE = `(SELECT fr.state FROM evidence_revision fr
+  WHERE fr.revision_id = COALESCE((SELECT root.revision_id FROM revocation_fence root WHERE root.fence_id = f.root_fence_id), f.revision_id)) <> 'VALIDATED'`;
+
+/**
  * Fences on the PROV ancestors (wasDerivedFrom, transitively) of each revision, keyed by the
- * revision. A revision with an entry here is stale: something it was derived from was revoked or
- * superseded. Ancestors in the revision's own lineage are skipped, because a correction is not a
- * derivation. UNION (not UNION ALL) makes the walk terminate even on a cyclic graph.
+ * revision. A revision with an entry here is stale: something it was derived from was taken out of
+ * normal flows (revoked, superseded, quarantined, disputed) and is not VALIDATED again. Ancestors
+ * in the revision's own lineage are skipped, because a correction is not a derivation. UNION (not UNION ALL) makes the walk terminate even on a cyclic graph.
  */
 export function ancestorFences(db: CaseDb, revisionIds: readonly string[]): Map<string, FenceRow[]> {
   const out = new Map<string, FenceRow[]>();
@@ -117,7 +126,7 @@ export function ancestorFences(db: CaseDb, revisionIds: readonly string[]): Map<
        JOIN revocation_fence f ON f.revision_id = a.revision_id
        JOIN evidence_revision ar ON ar.revision_id = a.revision_id
        JOIN evidence_revision br ON br.revision_id = up.bound
-       WHERE ar.evidence_id <> br.evidence_id
+       WHERE ar.evidence_id <> br.evidence_id AND ${FENCE_IN_FORCE}
        ORDER BY f.fence_id`,
     )
     .all(JSON.stringify(revisionIds)) as (FenceRow & { bound: string })[];

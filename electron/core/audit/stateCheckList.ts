@@ -1,0 +1,10 @@
+import { RECEIPT_STATE_CHECKS } from '../services/receiptChecks';
+import { REVOCATION_STATE_CHECKS } from '../services/revocationChecks';
+import { CORE_STATE_CHECKS } from './coreStateChecks';
+import type { StateCheck } from './stateChecks';
+
+/**
+ * Every state check verification runs (DESIGN §3.7), in one list: verify.ts imports this, so
+ * which checks run never depends on which modules some entry point happened to load.
+ */
+export const STATE_CHECKS: readonly StateCheck[] = [...CORE_STATE_CHECKS, ...RECEIPT_STATE_CHECKS, ...REVOCATION_STATE_CHECKS];
