@@ -8,34 +8,11 @@ import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { conflict, forbidden } from '../errors';
 import { aclFilter, canSee } from '../store/acl';
+import { toBindingView, type BindingRow } from '../store/bindingRows';
 import { loadVisibleClaim, visibleClaimRows, type ClaimRow } from '../store/claimRows';
-import { loadVisibleRevision, type RevisionRow } from '../store/evidenceRows';
+import { loadVisibleRevision, usabilityInput, type RevisionRow } from '../store/evidenceRows';
 import { originalSourceKeys } from './provenance';
 import { bindingHistory, claimProjection, staleAmong } from './projection';
-
-interface BindingRow {
-  binding_id: number;
-  claim_id: string;
-  generation: number;
-  revision_id: string;
-  relation: BindingView['relation'];
-  role: BindingView['role'];
-  rationale: string;
-  created_by: string;
-  created_at: string;
-}
-
-const toBinding = (b: BindingRow): BindingView => ({
-  bindingId: b.binding_id,
-  claimId: b.claim_id,
-  generation: b.generation,
-  revisionId: b.revision_id,
-  relation: b.relation,
-  role: b.role,
-  rationale: b.rationale,
-  createdBy: b.created_by,
-  createdAt: b.created_at,
-});
 
 /** Bindings of the claim's current generation whose evidence the actor may see, with the evidence. */
 function currentBindings(ctx: ServiceContext, claim: ClaimRow): { binding: BindingRow; revision: RevisionRow }[] {
@@ -62,18 +39,7 @@ function statusOf(ctx: ServiceContext, claim: ClaimRow) {
     relation: binding.relation,
     role: binding.role,
     kind: revision.kind,
-    usable: usability(
-      {
-        state: revision.state,
-        tenant: revision.tenant,
-        classification: revision.classification,
-        effectiveFrom: revision.effective_from,
-        validUntil: revision.valid_until,
-        appliesTo: JSON.parse(revision.applies_to) as string[],
-        fenced: stale.has(binding.revision_id),
-      },
-      { clearance: ctx.actor, now: ctx.now(), scope },
-    ).usable,
+    usable: usability(usabilityInput(revision, stale.has(binding.revision_id)), { clearance: ctx.actor, now: ctx.now(), scope }).usable,
     independenceGroup: revision.independence_group,
     originalSources: originalSourceKeys(ctx, revision),
   }));
@@ -115,8 +81,8 @@ export function getClaim(ctx: ServiceContext, claimId: string): ClaimDetail {
     unresolvedReason: claim.unresolved_reason,
     reasons: derived.reasons,
     missingKinds: derived.missingKinds,
-    bindings: bindings.map(({ binding }) => toBinding(binding)),
-    historicalBindings: bindingHistory(ctx, claim.claim_id, claim.generation).map((b) => ({ ...toBinding(b), historical: true as const })),
+    bindings: bindings.map(({ binding }) => toBindingView(binding)),
+    historicalBindings: bindingHistory(ctx, claim.claim_id, claim.generation).map((b) => ({ ...toBindingView(b), historical: true as const })),
   };
 }
 
@@ -168,7 +134,7 @@ export function bindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:bi
       body: { claimId: claim.claim_id, generation: claim.generation, revisionId: req.revisionId, relation: req.relation, role: req.role, rationale: req.rationale },
       post: { bindingId: binding.binding_id, claimId: claim.claim_id, generation: claim.generation, revisionId: req.revisionId, relation: req.relation, role: req.role },
     });
-    return toBinding(binding);
+    return toBindingView(binding);
   })();
 }
 

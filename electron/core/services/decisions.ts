@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Verdict } from '../../../shared/domain/enums';
+import { fourEyesRefusal } from '../../../shared/domain/fourEyes';
 import type { DecisionView } from '../../../shared/ipc/channels/decisions';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
@@ -125,12 +126,11 @@ export function approveDecision(ctx: ServiceContext, req: ParsedRequestOf<'decis
   return ctx.db.transaction(() => {
     const { d, claim } = loadDecision(ctx, req.decisionId, channel);
     assertProposed(d, channel);
-    if (d.proposed_by === ctx.actor.actorId) {
-      throw forbidden(`${channel}: ${ctx.actor.actorId} proposed ${d.decision_id} and cannot approve it (four eyes); another reviewer must approve it`);
-    }
-    if (claim.author === ctx.actor.actorId) {
-      throw forbidden(`${channel}: ${ctx.actor.actorId} wrote claim ${claim.claim_id} and cannot approve a decision on it (four eyes); another reviewer must approve it`);
-    }
+    const refusal = fourEyesRefusal(ctx.actor.actorId, 'approve a decision on it', [
+      { role: 'proposer', actorId: d.proposed_by, ref: d.decision_id },
+      { role: 'claim-author', actorId: claim.author, ref: claim.claim_id },
+    ]);
+    if (refusal) throw forbidden(`${channel}: ${refusal}`);
     assertSeesAll(ctx, JSON.parse(d.evidence_refs) as string[], channel, 'approving');
     if (req.fingerprint !== d.fingerprint) {
       throw conflict(`${channel}: the fingerprint you reviewed (${req.fingerprint.slice(0, 12)}…) is not the fingerprint of ${d.decision_id} (${d.fingerprint.slice(0, 12)}…); reload the decision and review it again`);

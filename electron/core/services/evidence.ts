@@ -12,7 +12,7 @@ import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { conflict, forbidden, invalid, WorkbenchError } from '../errors';
 import { aclFilter, canSee } from '../store/acl';
-import { loadVisibleRevision, SUMMARY_COLUMNS, toContext, toDetail, toSummary, type RevisionRow } from '../store/evidenceRows';
+import { loadVisibleRevision, SUMMARY_COLUMNS, toContext, toDetail, toSummary, usabilityInput, type RevisionRow } from '../store/evidenceRows';
 import { fenceTransition } from './fence';
 import { ensureRevisionNode, ensureSourceNode, insertEdge } from './provenance';
 import { checkSpan, insertSpan, reverifySpan, spanOf } from './sources';
@@ -251,10 +251,7 @@ export function getEvidence(ctx: ServiceContext, revisionId: string): EvidenceDe
   return {
     ...detail,
     // Scope is empty here: applicability to a particular claim is judged where the claim is.
-    usability: usability(
-      { state: row.state, tenant: row.tenant, classification: row.classification, effectiveFrom: row.effective_from, validUntil: row.valid_until, appliesTo: detail.context.appliesTo },
-      { clearance: ctx.actor, now: ctx.now(), scope: [] },
-    ),
+    usability: usability(usabilityInput(row), { clearance: ctx.actor, now: ctx.now(), scope: [] }),
     validation: latestValidationRun(ctx, revisionId),
     span: spanOf(ctx, revisionId),
   };

@@ -3,6 +3,8 @@ import { pendingReason, supportProjection, type NameRevision, type ProjectionRes
 import { usability } from '../../../shared/domain/usable';
 import type { ServiceContext } from '../context';
 import type { CaseDb } from '../store/caseFile';
+import type { BindingRow } from '../store/bindingRows';
+import { usabilityInput } from '../store/evidenceRows';
 import { visibleRefs } from './claimBasis';
 import { ancestorFences, fencesOn, type FenceRow } from '../store/fenceRows';
 
@@ -149,17 +151,7 @@ export function liveProjection(s: ClaimProjectionState, now: string, name?: Name
   const stale = staleRevisions(s, counterfactual?.ignoreRoots);
   return supportProjection(
     s.bindings.map((b) => {
-      const u = usability(
-        {
-          state: counterfactual?.states.get(b.revision_id) ?? b.state,
-          tenant: b.tenant,
-          classification: b.classification,
-          effectiveFrom: b.effective_from,
-          validUntil: b.valid_until,
-          appliesTo: JSON.parse(b.applies_to) as string[],
-        },
-        { clearance: EVERYONE, now, scope: s.scope },
-      );
+      const u = usability(usabilityInput({ ...b, state: counterfactual?.states.get(b.revision_id) ?? b.state }), { clearance: EVERYONE, now, scope: s.scope });
       return { revisionRef: b.revision_id, role: b.role, usable: u.usable, unusableBecause: u.reasons.map((r) => r.message), stale: stale.has(b.revision_id) };
     }),
     name,
@@ -216,26 +208,14 @@ export function staleAmong(db: CaseDb, revisionIds: readonly string[]): Set<stri
 
 export const rootFenceOf = rootOf;
 
-export interface HistoricalBindingRow {
-  binding_id: number;
-  claim_id: string;
-  generation: number;
-  revision_id: string;
-  relation: Relation;
-  role: BindingRole;
-  rationale: string;
-  created_by: string;
-  created_at: string;
-}
-
 /**
  * Bindings of a claim's earlier generations whose revision the actor may see: history of what the
  * claim rested on before a remediation moved it (§3.5: nothing is deleted, old bindings stay).
  */
-export function bindingHistory(ctx: ServiceContext, claimId: string, generation: number): HistoricalBindingRow[] {
+export function bindingHistory(ctx: ServiceContext, claimId: string, generation: number): BindingRow[] {
   const rows = ctx.db
     .prepare('SELECT * FROM claim_binding WHERE claim_id = ? AND generation < ? ORDER BY generation DESC, binding_id')
-    .all(claimId, generation) as HistoricalBindingRow[];
+    .all(claimId, generation) as BindingRow[];
   const visible = visibleRefs(ctx.db, ctx.actor, [...new Set(rows.map((r) => r.revision_id))]);
   return rows.filter((r) => visible.has(r.revision_id));
 }

@@ -163,7 +163,7 @@ describe('remediation:retainCurrentRevision', () => {
     ] as const) {
       const err = await errorOf(channel, request);
       expect(err.code).toBe('FORBIDDEN');
-      expect(err.message).toContain(`${ACTORS.revoker} revoked or superseded the evidence behind it`);
+      expect(err.message).toContain(`${ACTORS.revoker} took the evidence behind it out of normal flows`);
     }
     tc.as(ACTORS.analyst);
     expect((await errorOf('remediation:withdraw', { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'x' })).code).toBe('FORBIDDEN');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalJson } from '../../../shared/domain/canonical';
+import { fourEyesRefusal } from '../../../shared/domain/fourEyes';
 import type { RemediationView } from '../../../shared/ipc/channels/remediation';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
@@ -13,7 +14,7 @@ import { maxFenceId } from '../store/fenceRows';
 import { liveProjection, loadProjectionStates } from './projection';
 import type { AffectedBinding } from './remediationRows';
 import { decisionState, type DecisionRow } from '../store/reviewRows';
-import { cannotResolve, loadRemediation, successorCandidates, toRemediationView, type LoadedRemediation } from './remediationView';
+import { cannotResolve, fourEyesParties, loadRemediation, successorCandidates, toRemediationView, type LoadedRemediation } from './remediationView';
 
 /**
  * The three ways out of a remediation (DESIGN §3.6). Each runs in one transaction with one receipt;
@@ -216,9 +217,12 @@ export function retainCurrentRevision(ctx: ServiceContext, req: ParsedRequestOf<
   return ctx.db.transaction(() => {
     const r = prelude(ctx, channel, req.remediationId, req.expectedProjectionVersion);
     // Retaining re-approves the decision on the successors: the approval's own four-eyes rule holds too.
-    if (ctx.actor.actorId === r.decision.proposed_by || ctx.actor.actorId === r.claim.author) {
-      throw forbidden(`${channel}: ${ctx.actor.actorId} ${ctx.actor.actorId === r.claim.author ? `wrote claim ${r.row.claim_id}` : `proposed decision ${r.decision.decision_id}`} and cannot approve it on a successor (four eyes); another reviewer must retain it`);
-    }
+    const refusal = fourEyesRefusal(ctx.actor.actorId, 'retain the decision on a successor', [
+      ...fourEyesParties(r),
+      { role: 'proposer', actorId: r.decision.proposed_by, ref: r.decision.decision_id },
+      { role: 'claim-author', actorId: r.claim.author, ref: r.row.claim_id },
+    ]);
+    if (refusal) throw forbidden(`${channel}: ${refusal}`);
     const plan = successorPlan(ctx, channel, r, req.successors);
     return resolve(ctx, channel, r, req.expectedProjectionVersion, 'RETAINED', req.reason, plan);
   })();

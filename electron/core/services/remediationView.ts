@@ -1,10 +1,13 @@
-import type { BindingRole, Classification, LifecycleState, Relation } from '../../../shared/domain/enums';
+import type { Classification, LifecycleState } from '../../../shared/domain/enums';
+import { fourEyesRefusal, type FourEyesParty } from '../../../shared/domain/fourEyes';
 import { usability } from '../../../shared/domain/usable';
 import type { RemediationView } from '../../../shared/ipc/channels/remediation';
 import type { ServiceContext } from '../context';
 import { notFound } from '../errors';
 import type { CaseDb } from '../store/caseFile';
 import { aclFilter } from '../store/acl';
+import type { BindingRow as FullBindingRow } from '../store/bindingRows';
+import { usabilityInput } from '../store/evidenceRows';
 import { loadVisibleClaim } from '../store/claimRows';
 import { visibleRefs } from './claimBasis';
 import { ancestorFences, type FenceRow } from '../store/fenceRows';
@@ -58,10 +61,7 @@ export function successorCandidates(ctx: ServiceContext, evidenceId: string, aft
   }[];
   const stale = ancestorFences(ctx.db, rows.map((r) => r.revision_id));
   return rows.map((r) => {
-    const u = usability(
-      { state: r.state, tenant: r.tenant, classification: r.classification, effectiveFrom: r.effective_from, validUntil: r.valid_until, appliesTo: JSON.parse(r.applies_to) as string[], fenced: stale.has(r.revision_id) },
-      { clearance: ctx.actor, now: ctx.now(), scope },
-    );
+    const u = usability(usabilityInput(r, stale.has(r.revision_id)), { clearance: ctx.actor, now: ctx.now(), scope });
     return { revisionId: r.revision_id, revision: r.revision, state: r.state, usable: u.usable, reasons: u.reasons.map((x) => x.message) };
   });
 }
@@ -79,12 +79,16 @@ export function causeFences(db: CaseDb, row: RemediationRow, affected: readonly 
   return [...all.values()].sort((a, b) => a.fence_id - b.fence_id);
 }
 
+/** Whoever fenced a cause of the remediation, as a four-eyes party. */
+export const revokerOf = (f: FenceRow): FourEyesParty => ({ role: 'revoker', actorId: f.actor, ref: String(f.fence_id) });
+export const fourEyesParties = (r: { causes: readonly FenceRow[] }): FourEyesParty[] => r.causes.map(revokerOf);
+
 /** Why the actor may not resolve it, or null. Four eyes: whoever revoked may not resolve alone. */
 export function cannotResolve(ctx: ServiceContext, row: RemediationRow, causes: readonly FenceRow[], hiddenBindings: number): string | null {
   if (row.status !== 'OPEN') return `it was resolved (${row.resolution}) by ${row.resolved_by}`;
   if (ctx.actor.role === 'analyst') return `resolving a remediation needs a reviewer or admin; ${ctx.actor.actorId} is an analyst`;
-  const own = causes.find((f) => f.actor === ctx.actor.actorId);
-  if (own) return `${ctx.actor.actorId} revoked or superseded the evidence behind it (fence ${own.fence_id}) and may not resolve it alone (four eyes); another reviewer must`;
+  const refusal = fourEyesRefusal(ctx.actor.actorId, 'resolve the remediation', causes.map(revokerOf));
+  if (refusal) return refusal;
   if (hiddenBindings > 0) return `${hiddenBindings} bound revision${hiddenBindings === 1 ? ' is' : 's are'} outside your clearance; resolving needs a reviewer cleared for all of the claim's evidence`;
   return null;
 }
@@ -124,13 +128,7 @@ export function loadRemediation(ctx: ServiceContext, remediationId: number, chan
   };
 }
 
-interface BindingRow {
-  binding_id: number;
-  generation: number;
-  revision_id: string;
-  role: BindingRole;
-  relation: Relation;
-}
+type BindingRow = Pick<FullBindingRow, 'binding_id' | 'generation' | 'revision_id' | 'role' | 'relation'>;
 
 export function toRemediationView(ctx: ServiceContext, r: LoadedRemediation): RemediationView {
   const { db } = ctx;

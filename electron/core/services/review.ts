@@ -1,3 +1,4 @@
+import { fourEyesRefusal } from '../../../shared/domain/fourEyes';
 import { voteValidity, type KillReason } from '../../../shared/domain/review';
 import type { ClaimReview, ClaimReviewSummary, QuorumView, VoteView } from '../../../shared/ipc/channels/review';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
@@ -29,9 +30,8 @@ export function castVote(ctx: ServiceContext, req: ParsedRequestOf<'review:vote'
     const claim = loadVisibleClaim(ctx, req.claimId, channel);
     const size = policyOf(claim).quorumSize;
     if (size === null) throw conflict(`${channel}: claim ${claim.claim_id} has no quorum policy; votes are taken only on claims that require a quorum review`);
-    if (claim.author === ctx.actor.actorId) {
-      throw forbidden(`${channel}: ${ctx.actor.actorId} wrote claim ${claim.claim_id} and cannot vote on it (four eyes); other reviewers must`);
-    }
+    const refusal = fourEyesRefusal(ctx.actor.actorId, 'vote in its quorum review', [{ role: 'claim-author', actorId: claim.author, ref: claim.claim_id }]);
+    if (refusal) throw forbidden(`${channel}: ${refusal}`);
     const basis = claimBasis(ctx.db, claim);
     assertSeesAll(ctx, basis.evidenceRefs, channel, 'voting');
     const basisFp = voteBasisFingerprint(basis);

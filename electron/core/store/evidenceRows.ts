@@ -1,5 +1,6 @@
 import type { Classification, EvidenceKind, LifecycleState } from '../../../shared/domain/enums';
 import type { RevisionDetail, RevisionSummary, Transition } from '../../../shared/domain/schemas';
+import type { UsabilityInput } from '../../../shared/domain/usable';
 import type { Actor } from '../context';
 import { notFound } from '../errors';
 import type { CaseDb } from './caseFile';
@@ -126,3 +127,17 @@ export function toDetail(db: CaseDb, r: RevisionRow): RevisionDetail {
     transitions: transitionsOf(db, r.revision_id),
   };
 }
+
+/** The revision columns usability() judges. */
+export type UsabilityColumns = Pick<RevisionRow, 'state' | 'tenant' | 'classification' | 'effective_from' | 'valid_until' | 'applies_to'>;
+
+/** A row as usability() input: the one place the column-to-conjunct mapping is written. */
+export const usabilityInput = (r: UsabilityColumns, fenced = false): UsabilityInput => ({
+  state: r.state,
+  tenant: r.tenant,
+  classification: r.classification,
+  effectiveFrom: r.effective_from,
+  validUntil: r.valid_until,
+  appliesTo: JSON.parse(r.applies_to) as string[],
+  ...(fenced ? { fenced } : {}),
+});
