@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { electronVersion, findElectronBinary } from '../electron/host/electronBinary';
+import type { PreloadApi } from '../shared/ipc/contract';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -34,7 +35,7 @@ test('the desktop app opens the demo case in a secure window', async () => {
     await expect(window.getByTestId('status-transport')).toHaveText('Desktop (Electron IPC)');
     // Sandboxed, isolated renderer: no Node globals in the page, only the contract's bridge.
     const page = await window.evaluate(() => {
-      const g = globalThis as { require?: unknown; process?: unknown; workbench?: { channels: string[] } };
+      const g = globalThis as { require?: unknown; process?: unknown; workbench?: PreloadApi };
       return { require: typeof g.require, process: typeof g.process, channels: g.workbench?.channels.length ?? 0 };
     });
     expect(page).toMatchObject({ require: 'undefined', process: 'undefined' });

@@ -1,4 +1,5 @@
 import { tableDigest } from '../electron/core/store/digest';
+import type { RequestOf } from '../shared/ipc/contract';
 import { expect, test } from './fixtures';
 
 test('opens the demo case and shows its name, claim count and transport', async ({ app, page }) => {
@@ -12,14 +13,12 @@ test('opens the demo case and shows its name, claim count and transport', async 
 
 test('a malformed request through the bridge is refused with VALIDATION and the zod path, writing nothing', async ({ app, workbench }) => {
   const before = tableDigest(workbench.casePath);
-  const answer = (await app.invokeRaw('evidence:transition', {
-    revisionId: 'ev-auth-001@1',
-    to: 'CONFIRMED',
-    reason: '',
-  })) as { ok: boolean; error?: { code: string; issues?: { path: (string | number)[] }[] } };
-  expect(answer.ok).toBe(false);
-  expect(answer.error?.code).toBe('VALIDATION');
-  const paths = answer.error?.issues?.map((i) => i.path.join('.'));
+  // Malformed on purpose (no such state, empty reason): the types would refuse it, the handler must too.
+  const malformed = { revisionId: 'ev-auth-001@1', to: 'CONFIRMED', reason: '' } as unknown as RequestOf<'evidence:transition'>;
+  const answer = await app.invokeRaw('evidence:transition', malformed);
+  if (answer.ok) throw new Error('evidence:transition accepted a malformed request');
+  expect(answer.error.code).toBe('VALIDATION');
+  const paths = answer.error.issues?.map((i) => i.path.join('.'));
   expect(paths).toEqual(expect.arrayContaining(['to', 'reason']));
   expect(tableDigest(workbench.casePath)).toBe(before);
 });

@@ -5,8 +5,6 @@ import { expect, test } from './fixtures';
  * Issue 5 end to end, against the real store through the loopback host (no background worker in
  * the fixture's host, so convergence happens only when the test presses "Run worker now").
  */
-type Envelope = { ok: boolean; value?: Record<string, unknown>; error?: { code: string; message: string } };
-
 test('revoke → pending revalidation → worker → remediation → retained on a same-lineage successor', async ({ app, page, workbench }) => {
   // cl-takeover gets an approved decision: proposed by priya.s, approved by lena.k (neither wrote it).
   await app.actAs('priya.s');
@@ -49,13 +47,13 @@ test('revoke → pending revalidation → worker → remediation → retained on
   await detail.evaluate((el) => el.scrollIntoView());
   await app.screenshot('remediations-detail');
   // Four eyes: the reviewer who revoked the evidence is told, and refused by the service, verbatim.
-  await expect(detail.getByTestId('remediation-cannot-resolve')).toContainText('may not resolve it alone');
+  await expect(detail.getByTestId('remediation-cannot-resolve')).toContainText('cannot resolve the remediation (four eyes)');
   await expect(detail.getByTestId('remediation-successor-ev-auth-001@1')).toHaveValue('ev-auth-001@2');
   await detail.getByTestId('remediation-reason').fill('same sign-in in the production export');
   const before = tableDigest(workbench.casePath);
   await detail.getByTestId('remediation-submit').click();
   await expect(detail.getByTestId('remediation-error-code')).toHaveText('FORBIDDEN');
-  await expect(detail.getByTestId('remediation-error-message')).toContainText('priya.s revoked or superseded the evidence behind it');
+  await expect(detail.getByTestId('remediation-error-message')).toContainText('priya.s took the evidence behind it out of normal flows');
   expect(tableDigest(workbench.casePath)).toBe(before);
   await app.screenshot('remediations-open');
 
@@ -88,16 +86,16 @@ test('a successor from another lineage is refused with the reason and nothing is
   await app.ok('evidence:transition', { revisionId: 'ev-auth-001@1', to: 'REVOKED', reason: 'staging export' });
   await app.ok('revocation:runWorker', {});
   await app.actAs('lena.k');
-  const [remediation] = (await app.ok('remediation:list', {})).items as { remediationId: number; projectionVersion: number }[];
+  const [remediation] = (await app.ok('remediation:list', {})).items;
   const before = tableDigest(workbench.casePath);
-  const answer = (await app.invokeRaw('remediation:retainCurrentRevision', {
+  const answer = await app.invokeRaw('remediation:retainCurrentRevision', {
     remediationId: remediation!.remediationId,
     successors: ['ev-auth-002@1'],
     expectedProjectionVersion: remediation!.projectionVersion,
     reason: 'another sign-in record',
-  })) as Envelope;
-  expect(answer.ok).toBe(false);
-  expect(answer.error!.code).toBe('CONFLICT');
-  expect(answer.error!.message).toContain('a revision from a different lineage cannot inherit the review');
+  });
+  if (answer.ok) throw new Error('remediation:retainCurrentRevision accepted a successor from another lineage');
+  expect(answer.error.code).toBe('CONFLICT');
+  expect(answer.error.message).toContain('a revision from a different lineage cannot inherit the review');
   expect(tableDigest(workbench.casePath)).toBe(before);
 });

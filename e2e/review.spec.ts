@@ -10,9 +10,8 @@ import type { WorkbenchPage } from './pages/WorkbenchPage';
 /** The decision id of the claim's open proposal, as the service lists it. */
 async function openProposalOf(app: WorkbenchPage, claimId: string): Promise<string> {
   const review = await app.ok('review:get', { claimId });
-  const open = review.openProposal as { decisionId: string } | null;
-  expect(open, `no open proposal on ${claimId}`).not.toBeNull();
-  return open!.decisionId;
+  expect(review.openProposal, `no open proposal on ${claimId}`).not.toBeNull();
+  return review.openProposal!.decisionId;
 }
 
 const FULL_CHECKLIST = { supportedByQuote: true, contradictingEvidence: false, sourceQualityMatchesClaim: true, outdated: false, marketingOrForum: false };
@@ -123,7 +122,7 @@ test('quorum review: three votes through the UI decide the outcome; the authorâ€
     await app.actAs(reviewer);
     await review.open('cl-exfil');
     // The form votes on the basis on screen, which is the claim's current one.
-    const basis = (await app.ok('review:get', { claimId: 'cl-exfil' })).basis as string;
+    const { basis } = await app.ok('review:get', { claimId: 'cl-exfil' });
     await expect(page.getByTestId('vote-basis')).toHaveAttribute('data-value', basis);
     await review.vote(vote);
     await expect(page.getByTestId('vote-done')).toContainText('it counts');
@@ -143,7 +142,7 @@ test('audit view: signed chain verified, head copied and checked, a forged head 
   const audit = new AuditViewPage(app);
   await audit.open();
   await expect(audit.status).toContainText('Verified');
-  const head = (await app.ok('audit:head', {})) as { seq: number; head: string };
+  const head = await app.ok('audit:head', {});
   await expect(audit.status).toContainText(`${head.seq} Ed25519 signatures checked`);
   await expect(audit.head).toHaveText(head.head);
   await page.getByTestId('audit-head-copy').click();
@@ -217,7 +216,7 @@ test('completion gate: a reviewer may not finalize; the admin gets DRAFT with bl
   await app.actAs('lena.k');
   for (const p of proposals) await app.ok('decision:approve', { decisionId: p.decisionId, fingerprint: p.fingerprint });
   // The demo opens with cl-rdp's decision in remediation: its owner retains it on the re-parse.
-  const open = (await app.ok('remediation:list', { status: 'OPEN' })) as unknown as { items: { remediationId: number; projectionVersion: number }[] };
+  const open = await app.ok('remediation:list', { status: 'OPEN' });
   expect(open.items).toHaveLength(1);
   await app.ok('remediation:retainCurrentRevision', {
     remediationId: open.items[0]!.remediationId,

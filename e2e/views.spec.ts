@@ -1,15 +1,6 @@
 import { expect, test } from './fixtures';
 import { DisputesViewPage, EvidenceViewPage, GraphViewPage, QuarantineViewPage } from './pages/ReviewViews';
 
-type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-
-/** Setup calls through the bridge must succeed; when one does not, the failure names the service's reason. */
-function valueOf<T>(answer: unknown): T {
-  const a = answer as Answer<T>;
-  if (!a.ok) throw new Error(`setup call refused: ${a.error.code} ${a.error.message}`);
-  return a.value;
-}
-
 // The size the views are designed for; the screenshots are taken at it too.
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -33,7 +24,7 @@ test.describe('Evidence view', () => {
     await expect(evidence.content).toHaveText(POISONED_TEXT, { useInnerText: false });
     await expect(evidence.content.locator('*')).toHaveCount(0);
     await expect(page.getByTestId('evidence-detail-sha')).toHaveText(/^[0-9a-f]{64}$/);
-    const stored = valueOf<{ context: { sourceType: string; sourceRef: string } }>(await app.invokeRaw('evidence:get', { revisionId: POISONED }));
+    const stored = await app.ok('evidence:get', { revisionId: POISONED });
     await expect(page.getByTestId('evidence-detail-context-source')).toHaveText(`${stored.context.sourceType} · ${stored.context.sourceRef}`);
     await expect(evidence.historyRows().first()).toContainText('quarantined on ingest');
     await app.screenshot('evidence-poisoned');
@@ -41,7 +32,7 @@ test.describe('Evidence view', () => {
 
   test('evidence carrying HTML and script is rendered as inert text: no element, no script, whitespace kept', async ({ app, page }) => {
     const content = '<img src="x" onerror="window.__pwned=1"><script>window.__pwned=2</script>\n    <b id="injected-b">bold</b>\tend';
-    valueOf(await app.invokeRaw('evidence:ingest', {
+    await app.ok('evidence:ingest', {
       evidenceId: 'ev-html-001',
       title: 'Vendor page scrape with markup',
       kind: 'vendor_report',
@@ -51,7 +42,7 @@ test.describe('Evidence view', () => {
         effectiveFrom: null, validUntil: null, producerType: 'tool', producer: 'scraper', tenant: 'acme', classification: 'internal',
         trustTier: 'unverified', confidence: null, independenceGroup: null, validationMethod: null, appliesTo: ['acme-tenant'],
       },
-    }));
+    });
     await page.reload();
     await page.getByTestId('case-name').waitFor();
 
@@ -108,7 +99,7 @@ test.describe('Evidence view', () => {
     await app.screenshot('evidence-empty-reason');
 
     // Revoked behind the UI's back: the form still offers VALIDATED's moves, the service refuses.
-    valueOf(await app.invokeRaw('evidence:transition', { revisionId: 'ev-edr-003@1', to: 'REVOKED', reason: 'EDR tenant compromised' }));
+    await app.ok('evidence:transition', { revisionId: 'ev-edr-003@1', to: 'REVOKED', reason: 'EDR tenant compromised' });
     await evidence.transition.move('SUPERSEDED', 'replaced by a newer export');
     await expect(evidence.transition.error).toContainText('ILLEGAL_TRANSITION');
     await expect(evidence.transition.error).toContainText('REVOKED is terminal');
@@ -129,7 +120,7 @@ test.describe('Evidence view', () => {
 
 test.describe('Graph view', () => {
   test('shows every claim with its derived status and relation-typed edges to exact revisions', async ({ app, page }) => {
-    const claims = valueOf<{ claimId: string; status: string; support: { all: number; independent: number } }[]>(await app.invokeRaw('claim:list', {}));
+    const claims = await app.ok('claim:list', {});
     const graph = new GraphViewPage(app);
     await graph.open();
     expect(claims.length).toBe(7);
@@ -212,7 +203,7 @@ test.describe('Dispute outcome', () => {
     await page.getByTestId('dispute-unresolved-reason').fill('sysmon buffer rotated; the 03:24 window cannot be reconstructed');
     await page.getByTestId('dispute-unresolved-submit').click();
     await expect(disputes.entry('claim:cl-powershell')).toHaveCount(0);
-    const claim = valueOf<{ status: string }>(await app.invokeRaw('claim:get', { claimId: 'cl-powershell' }));
+    const claim = await app.ok('claim:get', { claimId: 'cl-powershell' });
     expect(claim.status).toBe('UNRESOLVED');
   });
 });
@@ -258,6 +249,6 @@ test.describe('Quarantine view', () => {
     await quarantine.action.press('REVOKED', 'export bundle altered in transit; original requested from the SIEM team');
     await expect(page.getByTestId('quarantine-outcome')).toContainText('QUARANTINED → REVOKED');
     await expect(quarantine.entry('ev-tamper-001@1')).toHaveCount(0);
-    expect(valueOf<{ state: string }>(await app.invokeRaw('evidence:get', { revisionId: 'ev-tamper-001@1' })).state).toBe('REVOKED');
+    expect((await app.ok('evidence:get', { revisionId: 'ev-tamper-001@1' })).state).toBe('REVOKED');
   });
 });

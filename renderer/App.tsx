@@ -1,9 +1,8 @@
 import { useEffect } from 'react';
-import { useShallow } from 'zustand/react/shallow';
 import { StatusBar } from './components/StatusBar';
 import { NavBar } from './components/NavBar';
 import { useWorkbench } from './state/store';
-import { selectView } from './state/selectors';
+import { selectRefreshAll, selectView } from './state/selectors';
 import { CasesView } from './views/Cases/CasesView';
 import { AuditView } from './views/Audit/AuditView';
 import { EvidenceView } from './views/Evidence/EvidenceView';
@@ -12,7 +11,7 @@ import { DisputesView } from './views/Disputes/DisputesView';
 import { QuarantineView } from './views/Quarantine/QuarantineView';
 import { RemediationsView } from './views/Remediations/RemediationsView';
 import { ReviewView } from './views/Review/ReviewView';
-import type { View } from './state/navSlice';
+import type { View } from './state/types';
 
 const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
   cases: CasesView,
@@ -27,7 +26,7 @@ const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
 
 export function App() {
   const view = useWorkbench(selectView);
-  const { refreshAll } = useWorkbench(useShallow((s) => ({ refreshAll: s.refreshAll })));
+  const refreshAll = useWorkbench(selectRefreshAll);
   useEffect(() => {
     void refreshAll();
   }, [refreshAll]);

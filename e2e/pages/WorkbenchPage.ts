@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test';
+import type { Channel, Invoke, RequestOf, ResponseOf } from '../../shared/ipc/contract';
+import type { Envelope } from '../../shared/ipc/envelope';
 
 /** Display names of the demo actors, as the status bar shows them. */
 const DISPLAY_NAMES: Record<string, string> = { 'lena.k': 'Lena', 'omar.h': 'Omar', 'priya.s': 'Priya', 'jonas.w': 'Jonas' };
@@ -26,22 +28,23 @@ export class WorkbenchPage {
     await this.page.getByTestId('status-actor').filter({ hasText: DISPLAY_NAMES[actorId] ?? actorId }).waitFor();
   }
 
-  /** Sends a request through the renderer's own bridge, exactly as the UI would. */
-  invokeRaw(channel: string, request: unknown) {
-    return this.page.evaluate(
-      ([c, r]) => {
-        const bridge = (globalThis as unknown as { workbenchBridge: { invokeRaw: (c: string, r: unknown) => Promise<unknown> } }).workbenchBridge;
-        return bridge.invokeRaw(c as string, r);
-      },
-      [channel, request] as const,
+  /** Sends a request through the renderer's own bridge, exactly as the UI would, and returns the envelope. */
+  invokeRaw<C extends Channel>(channel: C, request: RequestOf<C>): Promise<Envelope<ResponseOf<C>>> {
+    // Runs in the page, where the renderer's bundle put its bridge on the window (renderer/bridge).
+    // Playwright's argument serialisation cannot carry a generic channel, so the pair crosses as
+    // Channel and RequestOf<Channel> and the answer gets its channel's type back here.
+    const answer = this.page.evaluate(
+      ([c, r]) => (globalThis as unknown as { workbenchBridge: { invokeRaw: Invoke } }).workbenchBridge.invokeRaw(c, r),
+      [channel, request] as [Channel, RequestOf<Channel>],
     );
+    return answer as Promise<Envelope<ResponseOf<C>>>;
   }
 
   /** A setup call through the bridge that must succeed; a refusal fails with the service's reason. */
-  async ok(channel: string, request: unknown): Promise<Record<string, unknown>> {
-    const answer = (await this.invokeRaw(channel, request)) as { ok: boolean; value?: Record<string, unknown>; error?: { code: string; message: string } };
-    if (!answer.ok) throw new Error(`${channel} refused: ${answer.error?.code} ${answer.error?.message}`);
-    return answer.value!;
+  async ok<C extends Channel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
+    const answer = await this.invokeRaw(channel, request);
+    if (!answer.ok) throw new Error(`${channel} refused: ${answer.error.code} ${answer.error.message}`);
+    return answer.value;
   }
 
   async screenshot(name: string): Promise<void> {

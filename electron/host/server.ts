@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp';
 import { dispatch, type HandlerTable } from '../core/dispatch';
 import type { Session } from '../core/session';
 
@@ -18,10 +19,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.woff2': 'font/woff2',
 };
-
-/** The same policy the Electron window enforces, sent as a header in browser mode. */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 export interface HostOptions {
   session: Session;

@@ -7,6 +7,7 @@ import { useNativeBinding } from '../core/store/caseFile';
 import { registerIpc } from './ipc';
 import { startWorkerLoop } from '../core/worker/loop';
 import { buildMenu } from './menu';
+import { rendererLocation, type RendererLocation } from './rendererLocation';
 import { hardenSession } from './security';
 
 // Electron needs better-sqlite3 built for its own ABI; scripts/start.mjs keeps that build apart
@@ -16,7 +17,7 @@ if (electronBinding && existsSync(electronBinding)) useNativeBinding(electronBin
 
 let mainWindow: BrowserWindow | null = null;
 
-function createWindow(): BrowserWindow {
+function createWindow(renderer: RendererLocation): BrowserWindow {
   const win = new BrowserWindow({
     width: 1440,
     height: 900,
@@ -32,8 +33,8 @@ function createWindow(): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+  if (renderer.kind === 'devServer') void win.loadURL(renderer.url);
+  else void win.loadFile(renderer.path);
   return win;
 }
 
@@ -51,11 +52,12 @@ if (!app.requestSingleInstanceLock()) {
     const seed = join(app.getAppPath(), 'resources', 'demo-case.json');
     const casePath = process.env.ERWB_CASE ?? (await ensureDemoCase(seed, userDataDir));
     session.open(casePath);
-    registerIpc(session, () => mainWindow);
+    const renderer = rendererLocation(process.env.ELECTRON_RENDERER_URL, import.meta.dirname);
+    registerIpc(session, () => mainWindow, renderer);
     // Revocation convergence in the background of the main process (see core/worker/loop.ts).
     const worker = startWorkerLoop(session);
     Menu.setApplicationMenu(buildMenu(session, () => mainWindow));
-    mainWindow = createWindow();
+    mainWindow = createWindow(renderer);
     app.on('window-all-closed', () => {
       worker.stop();
       session.close();

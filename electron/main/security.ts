@@ -1,15 +1,13 @@
 import { app, session, type BrowserWindow, type IpcMainInvokeEvent, type WebContents } from 'electron';
-import { CONTENT_SECURITY_POLICY } from '../host/server';
+import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp';
+import { isRendererUrl, type RendererLocation } from './rendererLocation';
 
-/** Only frames that loaded our own renderer may call the workbench. */
-export function isTrustedSender(event: IpcMainInvokeEvent, window: BrowserWindow | null): boolean {
+/** Only the main frame of our own window, showing our own renderer, may call the workbench. */
+export function isTrustedSender(event: IpcMainInvokeEvent, window: BrowserWindow | null, renderer: RendererLocation): boolean {
   const frame = event.senderFrame;
   if (!frame || !window || event.sender !== window.webContents) return false;
   if (frame.parent !== null) return false;
-  const url = frame.url;
-  const devUrl = process.env.ELECTRON_RENDERER_URL;
-  if (devUrl && url.startsWith(devUrl)) return true;
-  return url.startsWith('file://') && url.includes('/out/renderer/');
+  return isRendererUrl(frame.url, renderer);
 }
 
 export function hardenContents(contents: WebContents): void {

@@ -1,15 +1,19 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { CHANNELS, isChannel } from '../../shared/ipc/contract';
+import { CHANNELS, isChannel, type PreloadApi } from '../../shared/ipc/contract';
 
 /**
  * window.workbench exposes exactly the contract's channels: `invoke(channel, request)` refuses any
- * other name before it reaches ipcRenderer, and raw ipcRenderer is never exposed.
+ * other name before it reaches ipcRenderer, and raw ipcRenderer is never exposed. The types are a
+ * promise to the renderer only; the page can send anything, so the name is checked here and the
+ * request by the handler's schema in the main process.
  */
-contextBridge.exposeInMainWorld('workbench', {
+const api: PreloadApi = {
   transport: 'electron',
   channels: [...CHANNELS],
-  invoke: (channel: string, request: unknown) => {
-    if (!isChannel(channel)) return Promise.resolve({ ok: false, error: { code: 'NOT_FOUND', message: `unknown channel ${channel}` } });
+  invoke: (channel, request) => {
+    if (!isChannel(channel)) return Promise.resolve({ ok: false, error: { code: 'NOT_FOUND', message: `unknown channel ${String(channel)}` } });
     return ipcRenderer.invoke(channel, request);
   },
-});
+};
+
+contextBridge.exposeInMainWorld('workbench', api);

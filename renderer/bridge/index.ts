@@ -1,16 +1,11 @@
 import type { Envelope } from '../../shared/ipc/envelope';
 import { WorkbenchCallError } from '../../shared/ipc/envelope';
-import type { Channel, RequestOf, ResponseOf } from '../../shared/ipc/contract';
-
-/** What the Electron preload exposes; absent in browser mode. */
-interface PreloadBridge {
-  transport: 'electron';
-  invoke: (channel: string, request: unknown) => Promise<Envelope<unknown>>;
-}
+import type { Channel, Invoke, PreloadApi, RequestOf, ResponseOf } from '../../shared/ipc/contract';
 
 declare global {
   interface Window {
-    workbench?: PreloadBridge;
+    /** What the Electron preload exposes; absent in browser mode. */
+    workbench?: PreloadApi;
   }
 }
 
@@ -28,7 +23,7 @@ function launchToken(): string {
   return sessionStorage.getItem(TOKEN_KEY) ?? '';
 }
 
-async function invokeLoopback(channel: string, request: unknown): Promise<Envelope<unknown>> {
+async function invokeLoopback<C extends Channel>(channel: C, request: RequestOf<C>): Promise<Envelope<ResponseOf<C>>> {
   const res = await fetch(`/api/${encodeURIComponent(channel)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-workbench-token': launchToken() },
@@ -36,7 +31,7 @@ async function invokeLoopback(channel: string, request: unknown): Promise<Envelo
   });
   const text = await res.text();
   try {
-    return JSON.parse(text) as Envelope<unknown>;
+    return JSON.parse(text) as Envelope<ResponseOf<C>>;
   } catch {
     return { ok: false, error: { code: 'INTERNAL', message: `${channel}: the host answered ${res.status} without an envelope` } };
   }
@@ -44,16 +39,14 @@ async function invokeLoopback(channel: string, request: unknown): Promise<Envelo
 
 export const transport: Transport = window.workbench ? 'electron' : 'loopback';
 
-/** Sends a request as-is and returns the envelope (used to show raw errors, and by tests). */
-export function invokeRaw(channel: string, request: unknown): Promise<Envelope<unknown>> {
-  return window.workbench ? window.workbench.invoke(channel, request) : invokeLoopback(channel, request);
-}
+/** Sends a request and returns the envelope as the handler answered it, refusals included (used by tests and diagnostics). */
+export const invokeRaw: Invoke = (channel, request) => (window.workbench ? window.workbench.invoke(channel, request) : invokeLoopback(channel, request));
 
 /** Typed call: resolves to the value or throws WorkbenchCallError with the code and zod paths. */
 export async function call<C extends Channel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
   const envelope = await invokeRaw(channel, request);
   if (!envelope.ok) throw new WorkbenchCallError(channel, envelope.error);
-  return envelope.value as ResponseOf<C>;
+  return envelope.value;
 }
 
 if (typeof window !== 'undefined') launchToken();
@@ -61,7 +54,7 @@ if (typeof window !== 'undefined') launchToken();
 declare global {
   interface Window {
     /** Diagnostics: the raw bridge, so a support session (and the e2e suite) can send any request. */
-    workbenchBridge?: { transport: Transport; invokeRaw: typeof invokeRaw };
+    workbenchBridge?: { transport: Transport; invokeRaw: Invoke };
   }
 }
 if (typeof window !== 'undefined') {

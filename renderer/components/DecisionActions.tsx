@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { DecisionView } from '../../shared/ipc/channels/decisions';
 import { selectActorId, selectReviewActions } from '../state/selectors';
-import type { ActionError } from '../state/slice';
+import type { ActionError } from '../state/types';
 import { useWorkbench } from '../state/store';
 import { ErrorNotice } from './ErrorNotice';
 import { shortHash } from './format';

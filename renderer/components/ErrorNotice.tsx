@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { ActionError } from '../state/slice';
+import type { ActionError } from '../state/types';
 
 /** A refused action, as the handler worded it, with the zod paths that point at the field. */
 export function ErrorNotice({ error, testId }: { error: ActionError; testId: string }) {

@@ -1,6 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
+import { selectActions, selectView } from '../state/selectors';
 import { useWorkbench } from '../state/store';
-import type { View } from '../state/navSlice';
+import type { View } from '../state/types';
 
 const ITEMS: { view: View; label: string }[] = [
   { view: 'cases', label: 'Cases' },
@@ -14,7 +15,8 @@ const ITEMS: { view: View; label: string }[] = [
 ];
 
 export function NavBar() {
-  const { view, setView } = useWorkbench(useShallow((s) => ({ view: s.view, setView: s.setView })));
+  const view = useWorkbench(selectView);
+  const { setView } = useWorkbench(useShallow(selectActions));
   return (
     <nav className="nav" aria-label="Workbench views">
       <div className="brand">Evidence Review<br />Workbench</div>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { VERDICTS, type Verdict } from '../../shared/domain/enums';
 import { selectReviewActions } from '../state/selectors';
-import type { ActionError } from '../state/slice';
+import type { ActionError } from '../state/types';
 import { useWorkbench } from '../state/store';
 import { ErrorNotice } from './ErrorNotice';
 import { parseRefs } from './format';

@@ -1,11 +1,10 @@
 import { useShallow } from 'zustand/react/shallow';
 import { transport } from '../bridge';
+import { selectStatusBar } from '../state/selectors';
 import { useWorkbench } from '../state/store';
 
 export function StatusBar() {
-  const { caseInfo, chain, caseError, gate } = useWorkbench(
-    useShallow((s) => ({ caseInfo: s.caseInfo, chain: s.chain, caseError: s.caseError, gate: s.gate })),
-  );
+  const { caseInfo, chain, caseError, gate } = useWorkbench(useShallow(selectStatusBar));
   return (
     <footer className="status" data-testid="status-bar">
       <span data-testid="status-case">{caseInfo ? `Case: ${caseInfo.name}` : caseError ? `No case: ${caseError}` : 'Loading…'}</span>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { LifecycleState } from '../../shared/domain/enums';
 import { allowedNext } from '../../shared/domain/lifecycle';
-import type { ActionError } from '../state/slice';
+import type { ActionError } from '../state/types';
 import { selectActions } from '../state/selectors';
 import { useWorkbench } from '../state/store';
 import { ErrorNotice } from './ErrorNotice';

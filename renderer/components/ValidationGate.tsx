@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ResponseOf } from '../../shared/ipc/contract';
-import type { ActionError } from '../state/slice';
+import type { ActionError } from '../state/types';
 import { selectActions } from '../state/selectors';
 import { useWorkbench } from '../state/store';
 import { ErrorNotice } from './ErrorNotice';

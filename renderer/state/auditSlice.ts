@@ -1,30 +1,9 @@
-import type { ActorKeyView, ChainVerification, ReceiptView } from '../../shared/ipc/channels/audit';
 import { call } from '../bridge';
-import { actionErrorOf, messageOf, type ActionError, type Slice } from './slice';
-
-export type SignatureMode = 'every' | 'run-ends';
+import { actionErrorOf, messageOf } from './actionError';
+import type { AuditSlice, Slice } from './types';
 
 /** Receipts per page of the audit table; older ones are fetched on request. */
-export const RECEIPT_PAGE = 200;
-
-export interface AuditSlice {
-  receipts: ReceiptView[];
-  /** More receipts exist before the oldest one listed. */
-  moreReceipts: boolean;
-  chain: ChainVerification | null;
-  /** `erwb-head:<seq>:<hash>` of the chain as it is now (audit:head). */
-  chainHead: string | null;
-  actorKeys: ActorKeyView[];
-  signatureMode: SignatureMode;
-  /** The last "verify against a head" answer: the verification, or the refusal (malformed head). */
-  headCheck: { expectedHead: string; result: ChainVerification } | { expectedHead: string; error: ActionError } | null;
-  auditError: string | null;
-  loadAudit: () => Promise<void>;
-  loadOlderReceipts: () => Promise<void>;
-  setSignatureMode: (mode: SignatureMode) => void;
-  /** Verifies the chain against a head printed earlier: reports truncation or rewrite. */
-  verifyAgainstHead: (expectedHead: string) => Promise<void>;
-}
+const RECEIPT_PAGE = 200;
 
 export const createAuditSlice: Slice<AuditSlice> = (set, get) => ({
   receipts: [],

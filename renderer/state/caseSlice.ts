@@ -1,20 +1,6 @@
-import type { ActorView } from '../../shared/domain/schemas';
-import type { CaseInfo } from '../../shared/ipc/channels/case';
 import { call } from '../bridge';
-import { messageOf, type Slice } from './slice';
-
-export interface CaseSlice {
-  caseInfo: CaseInfo | null;
-  actors: ActorView[];
-  recent: { path: string; name: string; openedAt: string }[];
-  caseError: string | null;
-  loadCase: () => Promise<void>;
-  openCase: (path: string) => Promise<void>;
-  createCase: (request: { path: string; name: string; description: string; admin: { actorId: string; displayName: string } }) => Promise<boolean>;
-  selectActor: (actorId: string) => Promise<void>;
-  /** Reloads everything a change of case or actor can affect (ACL changes what is visible). */
-  refreshAll: () => Promise<void>;
-}
+import { messageOf } from './actionError';
+import type { CaseSlice, Slice } from './types';
 
 export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
   caseInfo: null,

@@ -1,16 +1,6 @@
-import type { ClaimSummary } from '../../shared/domain/schemas';
-import type { ClaimDetail } from '../../shared/ipc/channels/claims';
 import { call } from '../bridge';
-import { actionErrorOf, messageOf, type ActionError, type Slice } from './slice';
-
-export interface ClaimsSlice {
-  claims: ClaimSummary[];
-  claimDetails: Record<string, ClaimDetail>;
-  claimsError: string | null;
-  loadClaims: () => Promise<void>;
-  /** Records that the claim cannot be decided: its status becomes UNRESOLVED. */
-  markUnresolved: (claimId: string, reason: string) => Promise<ActionError | null>;
-}
+import { actionErrorOf, messageOf } from './actionError';
+import type { ClaimsSlice, Slice } from './types';
 
 export const createClaimsSlice: Slice<ClaimsSlice> = (set, get) => ({
   claims: [],

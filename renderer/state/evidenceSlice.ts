@@ -1,32 +1,7 @@
-import type { EvidenceKind, LifecycleState } from '../../shared/domain/enums';
 import type { RevisionSummary } from '../../shared/domain/schemas';
-import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
-import type { RequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { call } from '../bridge';
-import { actionErrorOf, messageOf, type ActionError, type Slice } from './slice';
-
-export interface EvidenceFilter {
-  state: LifecycleState | 'ALL';
-  kind: EvidenceKind | 'ALL';
-  /** Case-insensitive match on revision id, title, source type and producer. */
-  text: string;
-}
-
-export interface EvidenceSlice {
-  evidence: RevisionSummary[];
-  /** Full revisions (content, context, history) fetched on demand, keyed by revision id. */
-  revisionDetails: Record<string, EvidenceDetail>;
-  evidenceError: string | null;
-  evidenceFilter: EvidenceFilter;
-  loadEvidence: () => Promise<void>;
-  /** Fetches the detail of each listed revision that is not cached yet. */
-  ensureRevisionDetails: (revisionIds: readonly string[]) => Promise<void>;
-  setEvidenceFilter: (patch: Partial<EvidenceFilter>) => void;
-  /** Asks the service for a lifecycle move; on success everything it can affect is reloaded. */
-  transitionRevision: (request: RequestOf<'evidence:transition'>) => Promise<ActionError | null>;
-  /** Dry run of the validation checklist: what a move to VALIDATED would find, writing nothing. */
-  checkValidation: (revisionId: string) => Promise<ResponseOf<'evidence:validate'> | ActionError>;
-}
+import { actionErrorOf, messageOf } from './actionError';
+import type { EvidenceSlice, Slice } from './types';
 
 const PAGE = 200;
 

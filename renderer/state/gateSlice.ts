@@ -1,19 +1,6 @@
-import type { ResponseOf } from '../../shared/ipc/contract';
 import { call } from '../bridge';
-import { actionErrorOf, messageOf, type ActionError, type Slice } from './slice';
-
-export type GateStatus = ResponseOf<'case:gate'>;
-export type FinalizeResult = ResponseOf<'case:finalize'>;
-
-/** The completion gate (DESIGN §3.4): what keeps the case from FINAL, and finalizing it. */
-export interface GateSlice {
-  gate: GateStatus | null;
-  gateError: string | null;
-  /** The answer of the last finalize attempt in this session: FINAL with its head, DRAFT with blockers, or a refusal. */
-  finalizeOutcome: { result: FinalizeResult } | { error: ActionError } | null;
-  loadGate: () => Promise<void>;
-  finalizeCase: () => Promise<void>;
-}
+import { actionErrorOf, messageOf } from './actionError';
+import type { GateSlice, Slice } from './types';
 
 export const createGateSlice: Slice<GateSlice> = (set, get) => ({
   gate: null,

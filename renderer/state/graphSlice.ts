@@ -1,14 +1,4 @@
-import type { Slice } from './slice';
-
-export type GraphSelection = { kind: 'claim'; id: string } | { kind: 'revision'; id: string };
-
-export interface GraphSlice {
-  graphSelection: GraphSelection | null;
-  /** Evidence no claim is bound to is noise in most reviews; the analyst opts in. */
-  showUnboundEvidence: boolean;
-  selectGraphNode: (selection: GraphSelection | null) => void;
-  setShowUnboundEvidence: (show: boolean) => void;
-}
+import type { GraphSlice, Slice } from './types';
 
 export const createGraphSlice: Slice<GraphSlice> = (set) => ({
   graphSelection: null,

@@ -1,16 +1,4 @@
-import type { Slice } from './slice';
-
-export const VIEWS = ['cases', 'graph', 'evidence', 'review', 'disputes', 'quarantine', 'remediations', 'audit'] as const;
-export type View = (typeof VIEWS)[number];
-
-export interface NavSlice {
-  view: View;
-  selectedRevisionId: string | null;
-  selectedClaimId: string | null;
-  setView: (view: View) => void;
-  selectRevision: (revisionId: string | null) => void;
-  selectClaim: (claimId: string | null) => void;
-}
+import type { NavSlice, Slice } from './types';
 
 export const createNavSlice: Slice<NavSlice> = (set) => ({
   view: 'cases',

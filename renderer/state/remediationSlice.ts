@@ -1,26 +1,6 @@
-import type { RemediationView } from '../../shared/ipc/channels/remediation';
-import type { RevocationStatus } from '../../shared/ipc/channels/revocation';
-import type { RequestOf } from '../../shared/ipc/contract';
 import { call } from '../bridge';
-import { actionErrorOf, messageOf, type ActionError, type Slice } from './slice';
-import type { WorkbenchState } from './store';
-
-/** The remediation queue and revocation convergence (DESIGN §3.5–3.6). */
-export interface RemediationSlice {
-  remediations: RemediationView[];
-  revocationStatus: RevocationStatus | null;
-  remediationError: string | null;
-  selectedRemediation: number | null;
-  loadRemediations: () => Promise<void>;
-  /** Convergence progress only: cheap enough to poll while the view is open. */
-  loadRevocationStatus: () => Promise<void>;
-  selectRemediation: (remediationId: number | null) => void;
-  /** Processes outbox jobs now instead of waiting for the background worker. */
-  runRevocationWorker: () => Promise<ActionError | null>;
-  retainCurrentRevision: (request: RequestOf<'remediation:retainCurrentRevision'>) => Promise<ActionError | null>;
-  requestRereview: (request: RequestOf<'remediation:requestRereview'>) => Promise<ActionError | null>;
-  withdrawRemediated: (request: RequestOf<'remediation:withdraw'>) => Promise<ActionError | null>;
-}
+import { actionErrorOf, messageOf } from './actionError';
+import type { ActionError, RemediationSlice, Slice } from './types';
 
 export const createRemediationSlice: Slice<RemediationSlice> = (set, get) => {
   /** Runs an action; on success, or on a refusal that means the data moved, everything affected reloads. */
@@ -68,17 +48,3 @@ export const createRemediationSlice: Slice<RemediationSlice> = (set, get) => {
     withdrawRemediated: (request) => act(() => call('remediation:withdraw', request)),
   };
 };
-
-export const selectRemediations = (s: WorkbenchState) => s.remediations;
-export const selectRevocationStatus = (s: WorkbenchState) => s.revocationStatus;
-export const selectRemediationError = (s: WorkbenchState) => s.remediationError;
-export const selectSelectedRemediation = (s: WorkbenchState) => s.selectedRemediation;
-export const selectRemediationActions = (s: WorkbenchState) => ({
-  loadRemediations: s.loadRemediations,
-  loadRevocationStatus: s.loadRevocationStatus,
-  selectRemediation: s.selectRemediation,
-  runRevocationWorker: s.runRevocationWorker,
-  retainCurrentRevision: s.retainCurrentRevision,
-  requestRereview: s.requestRereview,
-  withdrawRemediated: s.withdrawRemediated,
-});

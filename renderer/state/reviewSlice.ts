@@ -1,35 +1,6 @@
-import type { ClaimReview, ClaimReviewSummary } from '../../shared/ipc/channels/review';
-import type { RequestOf } from '../../shared/ipc/contract';
 import { call } from '../bridge';
-import { actionErrorOf, messageOf, type ActionError, type Slice } from './slice';
-
-/**
- * Review of claims (DESIGN §3.4): the review queue, each claim's decisions with their fingerprints,
- * and the quorum votes. The service decides everything (four eyes, staleness, quorum); this slice
- * carries what the reviewer saw to it and shows its answer, refusals included.
- */
-export interface ReviewSlice {
-  /** One line per visible claim: derived status beside where its review stands. */
-  reviewQueue: ClaimReviewSummary[];
-  /** Full reviews (decisions, basis, quorum) of the claims a view has shown, keyed by claim id. */
-  reviews: Record<string, ClaimReview>;
-  reviewError: string | null;
-  selectedReviewClaim: string | null;
-  /** Reloads the queue and every review already on screen; drops reviews no longer visible. */
-  loadReviews: () => Promise<void>;
-  loadReview: (claimId: string) => Promise<void>;
-  selectReviewClaim: (claimId: string | null) => void;
-  /** Opens the Review view on a claim (from the graph, a dispute, a blocker). */
-  openReview: (claimId: string) => void;
-  /** Proposes a verdict with its rationale; another reviewer approves it (four eyes). */
-  proposeDecision: (request: RequestOf<'decision:propose'>) => Promise<ActionError | null>;
-  /** Carries the fingerprint the reviewer saw: a stale one is refused with CONFLICT. */
-  approveDecision: (claimId: string, request: RequestOf<'decision:approve'>) => Promise<ActionError | null>;
-  rejectDecision: (claimId: string, request: RequestOf<'decision:reject'>) => Promise<ActionError | null>;
-  withdrawDecision: (claimId: string, request: RequestOf<'decision:withdraw'>) => Promise<ActionError | null>;
-  /** A quorum vote on the basis fingerprint the reviewer looked at. */
-  castVote: (request: RequestOf<'review:vote'>) => Promise<ActionError | null>;
-}
+import { actionErrorOf, messageOf } from './actionError';
+import type { ActionError, ReviewSlice, Slice } from './types';
 
 /** Refusals that mean the claim or decision moved under the reviewer: show where it stands now. */
 const MOVED = new Set<ActionError['code']>(['CONFLICT', 'NOT_FOUND']);

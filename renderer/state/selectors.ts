@@ -1,20 +1,13 @@
-import type { WorkbenchState } from './store';
+// Every selector of the workbench store, as module-level constants so their identity is stable.
+// A selector that returns an object is read through useShallow: `useWorkbench(useShallow(selectX))`.
+import type { WorkbenchState } from './types';
 
 export const selectView = (s: WorkbenchState) => s.view;
-export const selectCaseInfo = (s: WorkbenchState) => s.caseInfo;
-export const selectCaseError = (s: WorkbenchState) => s.caseError;
-export const selectActors = (s: WorkbenchState) => s.actors;
-export const selectEvidence = (s: WorkbenchState) => s.evidence;
-export const selectEvidenceError = (s: WorkbenchState) => s.evidenceError;
-export const selectEvidenceFilter = (s: WorkbenchState) => s.evidenceFilter;
-export const selectRevisionDetails = (s: WorkbenchState) => s.revisionDetails;
+export const selectActorId = (s: WorkbenchState) => s.caseInfo?.actor.actorId ?? null;
+export const selectCasePath = (s: WorkbenchState) => s.caseInfo?.path ?? null;
 export const selectClaims = (s: WorkbenchState) => s.claims;
 export const selectClaimDetails = (s: WorkbenchState) => s.claimDetails;
-export const selectClaimsError = (s: WorkbenchState) => s.claimsError;
-export const selectChain = (s: WorkbenchState) => s.chain;
-export const selectReceipts = (s: WorkbenchState) => s.receipts;
 export const selectRefreshAll = (s: WorkbenchState) => s.refreshAll;
-export const selectActorId = (s: WorkbenchState) => s.caseInfo?.actor.actorId ?? null;
 export const selectReviewQueue = (s: WorkbenchState) => s.reviewQueue;
 export const selectReviews = (s: WorkbenchState) => s.reviews;
 export const selectReviewError = (s: WorkbenchState) => s.reviewError;
@@ -22,6 +15,53 @@ export const selectSelectedReviewClaim = (s: WorkbenchState) => s.selectedReview
 export const selectGate = (s: WorkbenchState) => s.gate;
 export const selectGateError = (s: WorkbenchState) => s.gateError;
 export const selectFinalizeOutcome = (s: WorkbenchState) => s.finalizeOutcome;
+export const selectRemediations = (s: WorkbenchState) => s.remediations;
+export const selectRevocationStatus = (s: WorkbenchState) => s.revocationStatus;
+export const selectRemediationError = (s: WorkbenchState) => s.remediationError;
+export const selectSelectedRemediation = (s: WorkbenchState) => s.selectedRemediation;
+
+/** The status bar: case, chain and gate at a glance. */
+export const selectStatusBar = (s: WorkbenchState) => ({ caseInfo: s.caseInfo, chain: s.chain, caseError: s.caseError, gate: s.gate });
+
+export const selectLoadErrors = (s: WorkbenchState) => ({ evidenceError: s.evidenceError, claimsError: s.claimsError });
+
+export const selectCasesView = (s: WorkbenchState) => ({ caseInfo: s.caseInfo, actors: s.actors, recent: s.recent, caseError: s.caseError });
+
+export const selectEvidenceView = (s: WorkbenchState) => ({
+  evidence: s.evidence,
+  filter: s.evidenceFilter,
+  selectedId: s.selectedRevisionId,
+  details: s.revisionDetails,
+});
+
+export const selectGraphView = (s: WorkbenchState) => ({
+  claims: s.claims,
+  claimDetails: s.claimDetails,
+  evidence: s.evidence,
+  showUnbound: s.showUnboundEvidence,
+  selection: s.graphSelection,
+  reviews: s.reviewQueue,
+});
+
+export const selectGraphSidePanel = (s: WorkbenchState) => ({
+  claims: s.claims,
+  claimDetails: s.claimDetails,
+  evidence: s.evidence,
+  details: s.revisionDetails,
+  selection: s.graphSelection,
+  reviewQueue: s.reviewQueue,
+});
+
+export const selectDisputesView = (s: WorkbenchState) => ({
+  claims: s.claims,
+  claimDetails: s.claimDetails,
+  evidence: s.evidence,
+  details: s.revisionDetails,
+  selected: s.selectedDispute,
+});
+
+export const selectQuarantineView = (s: WorkbenchState) => ({ evidence: s.evidence, details: s.revisionDetails, selected: s.selectedQuarantined });
+
 /** The audit view's data in one shallow selector. */
 export const selectAuditView = (s: WorkbenchState) => ({
   chain: s.chain,
@@ -33,11 +73,6 @@ export const selectAuditView = (s: WorkbenchState) => ({
   headCheck: s.headCheck,
   auditError: s.auditError,
 });
-export const selectSelectedRevisionId = (s: WorkbenchState) => s.selectedRevisionId;
-export const selectGraphSelection = (s: WorkbenchState) => s.graphSelection;
-export const selectShowUnboundEvidence = (s: WorkbenchState) => s.showUnboundEvidence;
-export const selectSelectedDispute = (s: WorkbenchState) => s.selectedDispute;
-export const selectSelectedQuarantined = (s: WorkbenchState) => s.selectedQuarantined;
 
 /** Actions never change identity, so one shallow selector serves every component that needs them. */
 export const selectActions = (s: WorkbenchState) => ({
@@ -54,6 +89,8 @@ export const selectActions = (s: WorkbenchState) => ({
   checkValidation: s.checkValidation,
   markUnresolved: s.markUnresolved,
 });
+
+export const selectCaseActions = (s: WorkbenchState) => ({ openCase: s.openCase, createCase: s.createCase, selectActor: s.selectActor });
 
 export const selectReviewActions = (s: WorkbenchState) => ({
   loadReviews: s.loadReviews,
@@ -75,3 +112,13 @@ export const selectAuditActions = (s: WorkbenchState) => ({
 });
 
 export const selectGateActions = (s: WorkbenchState) => ({ loadGate: s.loadGate, finalizeCase: s.finalizeCase });
+
+export const selectRemediationActions = (s: WorkbenchState) => ({
+  loadRemediations: s.loadRemediations,
+  loadRevocationStatus: s.loadRevocationStatus,
+  selectRemediation: s.selectRemediation,
+  runRevocationWorker: s.runRevocationWorker,
+  retainCurrentRevision: s.retainCurrentRevision,
+  requestRereview: s.requestRereview,
+  withdrawRemediated: s.withdrawRemediated,
+});

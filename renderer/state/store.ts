@@ -1,16 +1,15 @@
 import { create } from 'zustand';
-import { createCaseSlice, type CaseSlice } from './caseSlice';
-import { createEvidenceSlice, type EvidenceSlice } from './evidenceSlice';
-import { createClaimsSlice, type ClaimsSlice } from './claimsSlice';
-import { createAuditSlice, type AuditSlice } from './auditSlice';
-import { createNavSlice, type NavSlice } from './navSlice';
-import { createGraphSlice, type GraphSlice } from './graphSlice';
-import { createQueueSlice, type QueueSlice } from './queueSlice';
-import { createRemediationSlice, type RemediationSlice } from './remediationSlice';
-import { createReviewSlice, type ReviewSlice } from './reviewSlice';
-import { createGateSlice, type GateSlice } from './gateSlice';
-
-export type WorkbenchState = CaseSlice & EvidenceSlice & ClaimsSlice & AuditSlice & NavSlice & GraphSlice & QueueSlice & RemediationSlice & ReviewSlice & GateSlice;
+import { createCaseSlice } from './caseSlice';
+import { createEvidenceSlice } from './evidenceSlice';
+import { createClaimsSlice } from './claimsSlice';
+import { createAuditSlice } from './auditSlice';
+import { createNavSlice } from './navSlice';
+import { createGraphSlice } from './graphSlice';
+import { createQueueSlice } from './queueSlice';
+import { createRemediationSlice } from './remediationSlice';
+import { createReviewSlice } from './reviewSlice';
+import { createGateSlice } from './gateSlice';
+import type { WorkbenchState } from './types';
 
 export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createNavSlice(...a),

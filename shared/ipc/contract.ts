@@ -11,6 +11,7 @@ import { reviewChannels } from './channels/review';
 import { revocationChannels } from './channels/revocation';
 import { searchChannels } from './channels/search';
 import { sourceChannels } from './channels/sources';
+import type { Envelope } from './envelope';
 
 export interface ChannelSpec {
   request: z.ZodType;
@@ -46,7 +47,12 @@ export const CHANNELS = Object.keys(contract) as Channel[];
 export const isChannel = (name: string): name is Channel =>
   Object.prototype.hasOwnProperty.call(contract, name);
 
-/** The typed API the renderer sees as window.workbench, derived from the contract. */
-export type WorkbenchApi = {
-  call<C extends Channel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>>;
-};
+/** One request over a transport (Electron IPC or the loopback host), answered with the handler's envelope. */
+export type Invoke = <C extends Channel>(channel: C, request: RequestOf<C>) => Promise<Envelope<ResponseOf<C>>>;
+
+/** window.workbench as the Electron preload exposes it: the contract's channels and one invoke over them. */
+export interface PreloadApi {
+  readonly transport: 'electron';
+  readonly channels: readonly Channel[];
+  readonly invoke: Invoke;
+}

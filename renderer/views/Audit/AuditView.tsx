@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { SignatureMode } from '../../state/auditSlice';
+import type { SignatureMode } from '../../state/types';
 import { selectAuditActions, selectAuditView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { ActorKeys } from './ActorKeys';

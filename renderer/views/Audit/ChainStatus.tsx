@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ChainVerification } from '../../../shared/ipc/channels/audit';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { CopyButton } from '../../components/Fingerprint';
-import type { AuditSlice, SignatureMode } from '../../state/auditSlice';
+import type { AuditSlice, SignatureMode } from '../../state/types';
 import { BROKEN_KIND_EXPLAINED, headCheckSummary } from './receipts';
 
 const MODE_LABEL: Record<SignatureMode, string> = {

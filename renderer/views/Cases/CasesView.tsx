@@ -1,20 +1,13 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { selectCaseActions, selectCasesView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { FinalizePanel } from './FinalizePanel';
 import { NewCaseForm } from './NewCaseForm';
 
 export function CasesView() {
-  const { caseInfo, actors, recent, caseError, openCase, selectActor } = useWorkbench(
-    useShallow((s) => ({
-      caseInfo: s.caseInfo,
-      actors: s.actors,
-      recent: s.recent,
-      caseError: s.caseError,
-      openCase: s.openCase,
-      selectActor: s.selectActor,
-    })),
-  );
+  const { caseInfo, actors, recent, caseError } = useWorkbench(useShallow(selectCasesView));
+  const { openCase, selectActor } = useWorkbench(useShallow(selectCaseActions));
   const [path, setPath] = useState('');
   return (
     <div className="stack">

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { useWorkbench, type WorkbenchState } from '../../state/store';
-
-const selectCreateCase = (s: WorkbenchState) => s.createCase;
+import { useShallow } from 'zustand/react/shallow';
+import { selectCaseActions } from '../../state/selectors';
+import { useWorkbench } from '../../state/store';
 
 /** Creates an empty case file; its creator becomes the case's first admin reviewer. */
 export function NewCaseForm() {
-  const createCase = useWorkbench(selectCreateCase);
+  const { createCase } = useWorkbench(useShallow(selectCaseActions));
   const [path, setPath] = useState('');
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');

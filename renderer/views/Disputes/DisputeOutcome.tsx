@@ -5,7 +5,7 @@ import { DecisionStateBadge } from '../../components/Badges';
 import { DecisionList } from '../../components/DecisionList';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { ProposeDecisionForm } from '../../components/ProposeDecisionForm';
-import type { ActionError } from '../../state/slice';
+import type { ActionError } from '../../state/types';
 import { selectActions, selectReviewActions, selectReviews } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 

@@ -2,22 +2,14 @@ import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { StateBadge, StatusBadge } from '../../components/Badges';
 import { LoadErrors } from '../../components/LoadErrors';
-import { selectActions } from '../../state/selectors';
+import { selectActions, selectDisputesView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { ClaimDispute } from './ClaimDispute';
 import { currentEntry, disputeQueue } from './disputeQueue';
 import { RevisionDispute } from './RevisionDispute';
 
 export function DisputesView() {
-  const { claims, claimDetails, evidence, details, selected } = useWorkbench(
-    useShallow((s) => ({
-      claims: s.claims,
-      claimDetails: s.claimDetails,
-      evidence: s.evidence,
-      details: s.revisionDetails,
-      selected: s.selectedDispute,
-    })),
-  );
+  const { claims, claimDetails, evidence, details, selected } = useWorkbench(useShallow(selectDisputesView));
   const { selectDispute, ensureRevisionDetails, selectRevision, setView } = useWorkbench(useShallow(selectActions));
   const queue = useMemo(() => disputeQueue(claims, evidence), [claims, evidence]);
   const entry = currentEntry(queue, selected);

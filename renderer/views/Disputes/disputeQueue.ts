@@ -1,5 +1,5 @@
 import type { ClaimSummary, BindingView, RevisionSummary } from '../../../shared/domain/schemas';
-import type { DisputeKey } from '../../state/queueSlice';
+import type { DisputeKey } from '../../state/types';
 
 /**
  * The dispute queue (DESIGN §1): claims whose usable evidence both supports and refutes them

@@ -1,6 +1,6 @@
 import { EVIDENCE_KINDS, type EvidenceKind, type LifecycleState } from '../../../shared/domain/enums';
 import type { RevisionSummary } from '../../../shared/domain/schemas';
-import type { EvidenceFilter } from '../../state/evidenceSlice';
+import type { EvidenceFilter } from '../../state/types';
 import { countByState } from './filter';
 
 /** State chips (with counts over all visible revisions), a kind picker and a text match. */

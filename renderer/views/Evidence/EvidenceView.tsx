@@ -2,21 +2,14 @@ import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LoadErrors } from '../../components/LoadErrors';
 import { RevisionDetailPanel } from '../../components/RevisionDetailPanel';
-import { selectActions } from '../../state/selectors';
+import { selectActions, selectEvidenceView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { EvidenceFilters } from './EvidenceFilters';
 import { EvidenceTable } from './EvidenceTable';
 import { filterEvidence } from './filter';
 
 export function EvidenceView() {
-  const { evidence, filter, selectedId, details } = useWorkbench(
-    useShallow((s) => ({
-      evidence: s.evidence,
-      filter: s.evidenceFilter,
-      selectedId: s.selectedRevisionId,
-      details: s.revisionDetails,
-    })),
-  );
+  const { evidence, filter, selectedId, details } = useWorkbench(useShallow(selectEvidenceView));
   const { selectRevision, setEvidenceFilter, ensureRevisionDetails } = useWorkbench(useShallow(selectActions));
   const rows = useMemo(() => filterEvidence(evidence, filter), [evidence, filter]);
   // A selection can outlive its visibility (another acting reviewer, another case).

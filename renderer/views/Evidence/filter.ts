@@ -1,6 +1,6 @@
 import { LIFECYCLE_STATES, type LifecycleState } from '../../../shared/domain/enums';
 import type { RevisionSummary } from '../../../shared/domain/schemas';
-import type { EvidenceFilter } from '../../state/evidenceSlice';
+import type { EvidenceFilter } from '../../state/types';
 
 export function filterEvidence(items: readonly RevisionSummary[], filter: EvidenceFilter): RevisionSummary[] {
   const needle = filter.text.trim().toLowerCase();

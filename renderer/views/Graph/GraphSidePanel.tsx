@@ -4,21 +4,12 @@ import { StatusBadge } from '../../components/Badges';
 import { ClaimDetailPanel } from '../../components/ClaimDetailPanel';
 import { LoadErrors } from '../../components/LoadErrors';
 import { RevisionDetailPanel } from '../../components/RevisionDetailPanel';
-import { selectActions, selectReviewActions } from '../../state/selectors';
+import { selectActions, selectGraphSidePanel, selectReviewActions } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 
 /** Details of the selected graph node; with nothing selected, the claims as a keyboard-reachable list. */
 export function GraphSidePanel() {
-  const { claims, claimDetails, evidence, details, selection, reviewQueue } = useWorkbench(
-    useShallow((s) => ({
-      claims: s.claims,
-      claimDetails: s.claimDetails,
-      evidence: s.evidence,
-      details: s.revisionDetails,
-      selection: s.graphSelection,
-      reviewQueue: s.reviewQueue,
-    })),
-  );
+  const { claims, claimDetails, evidence, details, selection, reviewQueue } = useWorkbench(useShallow(selectGraphSidePanel));
   const { selectGraphNode, ensureRevisionDetails } = useWorkbench(useShallow(selectActions));
   const { openReview } = useWorkbench(useShallow(selectReviewActions));
   const selectRevision = (id: string) => selectGraphNode({ kind: 'revision', id });

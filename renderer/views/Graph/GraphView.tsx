@@ -2,7 +2,7 @@ import '@xyflow/react/dist/style.css';
 import { Background, ReactFlow, ReactFlowProvider, useReactFlow, type NodeMouseHandler } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { selectActions } from '../../state/selectors';
+import { selectActions, selectGraphView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { GraphSidePanel } from './GraphSidePanel';
 import { GraphLegend, GraphToolbar } from './GraphToolbar';
@@ -20,16 +20,7 @@ export function GraphView() {
 }
 
 function GraphCanvas() {
-  const { claims, claimDetails, evidence, showUnbound, selection, reviews } = useWorkbench(
-    useShallow((s) => ({
-      claims: s.claims,
-      claimDetails: s.claimDetails,
-      evidence: s.evidence,
-      showUnbound: s.showUnboundEvidence,
-      selection: s.graphSelection,
-      reviews: s.reviewQueue,
-    })),
-  );
+  const { claims, claimDetails, evidence, showUnbound, selection, reviews } = useWorkbench(useShallow(selectGraphView));
   const { selectGraphNode, setShowUnboundEvidence } = useWorkbench(useShallow(selectActions));
   const flow = useReactFlow();
   const canvas = useRef<HTMLDivElement>(null);

@@ -15,7 +15,7 @@ import type { Edge, Node } from '@xyflow/react';
 import type { RevisionSummary } from '../../../shared/domain/schemas';
 import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
 import type { ClaimReviewSummary } from '../../../shared/ipc/channels/review';
-import type { GraphSelection } from '../../state/graphSlice';
+import type { GraphSelection } from '../../state/types';
 
 /**
  * Pure projection of the case's claims and evidence onto React Flow nodes and edges. Everything

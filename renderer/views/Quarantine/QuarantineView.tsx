@@ -3,14 +3,12 @@ import { useShallow } from 'zustand/react/shallow';
 import { formatTime } from '../../components/format';
 import { LoadErrors } from '../../components/LoadErrors';
 import { latestEntryInto } from '../../components/history';
-import { selectActions } from '../../state/selectors';
+import { selectActions, selectQuarantineView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { QuarantineDetail } from './QuarantineDetail';
 
 export function QuarantineView() {
-  const { evidence, details, selected } = useWorkbench(
-    useShallow((s) => ({ evidence: s.evidence, details: s.revisionDetails, selected: s.selectedQuarantined })),
-  );
+  const { evidence, details, selected } = useWorkbench(useShallow(selectQuarantineView));
   const { selectQuarantined, ensureRevisionDetails, selectRevision, setView } = useWorkbench(useShallow(selectActions));
   const queue = useMemo(() => evidence.filter((r) => r.state === 'QUARANTINED'), [evidence]);
   // The chosen revision while it is still quarantined; after a release or revoke, the next one.

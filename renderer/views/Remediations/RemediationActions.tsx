@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { RemediationView } from '../../../shared/ipc/channels/remediation';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { selectRemediationActions } from '../../state/remediationSlice';
-import type { ActionError } from '../../state/slice';
+import { selectRemediationActions } from '../../state/selectors';
+import type { ActionError } from '../../state/types';
 import { useWorkbench } from '../../state/store';
 import { defaultSuccessors, pickedSuccessors, uncoveredRequired } from './successors';
 

@@ -1,12 +1,15 @@
 import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import {
+  selectActorId,
+  selectCasePath,
+  selectClaims,
   selectRemediationActions,
   selectRemediationError,
   selectRemediations,
   selectRevocationStatus,
   selectSelectedRemediation,
-} from '../../state/remediationSlice';
+} from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { ProjectionBadge } from '../../components/Badges';
 import { RemediationDetail } from './RemediationDetail';
@@ -15,9 +18,6 @@ import './remediations.css';
 
 /** While the view is open, convergence is polled so the progress and the queue stay live. */
 const POLL_MS = 2000;
-const selectActorId = (s: Parameters<typeof selectRemediations>[0]) => s.caseInfo?.actor.actorId ?? null;
-const selectCasePath = (s: Parameters<typeof selectRemediations>[0]) => s.caseInfo?.path ?? null;
-const selectClaims = (s: Parameters<typeof selectRemediations>[0]) => s.claims;
 
 export function RemediationsView() {
   const remediations = useWorkbench(selectRemediations);

@@ -3,8 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import type { RevocationStatus } from '../../../shared/ipc/channels/revocation';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { formatTime } from '../../components/format';
-import { selectRemediationActions } from '../../state/remediationSlice';
-import type { ActionError } from '../../state/slice';
+import { selectRemediationActions } from '../../state/selectors';
+import type { ActionError } from '../../state/types';
 import { useWorkbench } from '../../state/store';
 
 const ms = (v: number | null) => (v === null ? '—' : v < 1000 ? `${v} ms` : `${(v / 1000).toFixed(1)} s`);

@@ -5,7 +5,7 @@ import type { ClaimReview, VoteView } from '../../../shared/ipc/channels/review'
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Fingerprint } from '../../components/Fingerprint';
 import { selectActorId, selectReviewActions } from '../../state/selectors';
-import type { ActionError } from '../../state/slice';
+import type { ActionError } from '../../state/types';
 import { useWorkbench } from '../../state/store';
 import { VOTER_KILL_REASONS } from './reviewQueue';
 

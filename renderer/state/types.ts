@@ -1,0 +1,194 @@
+// The shape of the workbench store: every slice's state and actions, and the store they make up.
+// It lives apart from the slices because each slice's creator is typed by the whole store
+// (actions call get().refreshAll()), so the slices import this module and it imports none of them.
+import type { StateCreator } from 'zustand';
+import type { EvidenceKind, LifecycleState } from '../../shared/domain/enums';
+import type { ActorView, ClaimSummary, RevisionSummary } from '../../shared/domain/schemas';
+import type { ActorKeyView, ChainVerification, ReceiptView } from '../../shared/ipc/channels/audit';
+import type { CaseInfo } from '../../shared/ipc/channels/case';
+import type { ClaimDetail } from '../../shared/ipc/channels/claims';
+import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
+import type { RemediationView } from '../../shared/ipc/channels/remediation';
+import type { ClaimReview, ClaimReviewSummary } from '../../shared/ipc/channels/review';
+import type { RevocationStatus } from '../../shared/ipc/channels/revocation';
+import type { RequestOf, ResponseOf } from '../../shared/ipc/contract';
+import type { ErrorCode, IssueDetail } from '../../shared/ipc/envelope';
+
+export type WorkbenchState = CaseSlice &
+  EvidenceSlice &
+  ClaimsSlice &
+  AuditSlice &
+  NavSlice &
+  GraphSlice &
+  QueueSlice &
+  RemediationSlice &
+  ReviewSlice &
+  GateSlice;
+
+/** A slice creator: builds its part of the store and may read or set any other part. */
+export type Slice<T> = StateCreator<WorkbenchState, [], [], T>;
+
+/**
+ * What a refused action shows the analyst: the handler's own message, its code and the zod issue
+ * paths, so "reason: a reason is required" points at the field instead of a generic failure.
+ */
+export interface ActionError {
+  code: ErrorCode | 'CLIENT';
+  message: string;
+  issues: IssueDetail[];
+}
+
+export type View = 'cases' | 'graph' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'audit';
+
+export interface NavSlice {
+  view: View;
+  selectedRevisionId: string | null;
+  selectedClaimId: string | null;
+  setView: (view: View) => void;
+  selectRevision: (revisionId: string | null) => void;
+  selectClaim: (claimId: string | null) => void;
+}
+
+export interface CaseSlice {
+  caseInfo: CaseInfo | null;
+  actors: ActorView[];
+  recent: { path: string; name: string; openedAt: string }[];
+  caseError: string | null;
+  loadCase: () => Promise<void>;
+  openCase: (path: string) => Promise<void>;
+  createCase: (request: { path: string; name: string; description: string; admin: { actorId: string; displayName: string } }) => Promise<boolean>;
+  selectActor: (actorId: string) => Promise<void>;
+  /** Reloads everything a change of case or actor can affect (ACL changes what is visible). */
+  refreshAll: () => Promise<void>;
+}
+
+export interface EvidenceFilter {
+  state: LifecycleState | 'ALL';
+  kind: EvidenceKind | 'ALL';
+  /** Case-insensitive match on revision id, title, source type and producer. */
+  text: string;
+}
+
+export interface EvidenceSlice {
+  evidence: RevisionSummary[];
+  /** Full revisions (content, context, history) fetched on demand, keyed by revision id. */
+  revisionDetails: Record<string, EvidenceDetail>;
+  evidenceError: string | null;
+  evidenceFilter: EvidenceFilter;
+  loadEvidence: () => Promise<void>;
+  /** Fetches the detail of each listed revision that is not cached yet. */
+  ensureRevisionDetails: (revisionIds: readonly string[]) => Promise<void>;
+  setEvidenceFilter: (patch: Partial<EvidenceFilter>) => void;
+  /** Asks the service for a lifecycle move; on success everything it can affect is reloaded. */
+  transitionRevision: (request: RequestOf<'evidence:transition'>) => Promise<ActionError | null>;
+  /** Dry run of the validation checklist: what a move to VALIDATED would find, writing nothing. */
+  checkValidation: (revisionId: string) => Promise<ResponseOf<'evidence:validate'> | ActionError>;
+}
+
+export interface ClaimsSlice {
+  claims: ClaimSummary[];
+  claimDetails: Record<string, ClaimDetail>;
+  claimsError: string | null;
+  loadClaims: () => Promise<void>;
+  /** Records that the claim cannot be decided: its status becomes UNRESOLVED. */
+  markUnresolved: (claimId: string, reason: string) => Promise<ActionError | null>;
+}
+
+export type SignatureMode = 'every' | 'run-ends';
+
+export interface AuditSlice {
+  receipts: ReceiptView[];
+  /** More receipts exist before the oldest one listed. */
+  moreReceipts: boolean;
+  chain: ChainVerification | null;
+  /** `erwb-head:<seq>:<hash>` of the chain as it is now (audit:head). */
+  chainHead: string | null;
+  actorKeys: ActorKeyView[];
+  signatureMode: SignatureMode;
+  /** The last "verify against a head" answer: the verification, or the refusal (malformed head). */
+  headCheck: { expectedHead: string; result: ChainVerification } | { expectedHead: string; error: ActionError } | null;
+  auditError: string | null;
+  loadAudit: () => Promise<void>;
+  loadOlderReceipts: () => Promise<void>;
+  setSignatureMode: (mode: SignatureMode) => void;
+  /** Verifies the chain against a head printed earlier: reports truncation or rewrite. */
+  verifyAgainstHead: (expectedHead: string) => Promise<void>;
+}
+
+export type GraphSelection = { kind: 'claim'; id: string } | { kind: 'revision'; id: string };
+
+export interface GraphSlice {
+  graphSelection: GraphSelection | null;
+  /** Evidence no claim is bound to is noise in most reviews; the analyst opts in. */
+  showUnboundEvidence: boolean;
+  selectGraphNode: (selection: GraphSelection | null) => void;
+  setShowUnboundEvidence: (show: boolean) => void;
+}
+
+/** A dispute queue entry: a MIXED claim or a DISPUTED revision. */
+export type DisputeKey = `claim:${string}` | `revision:${string}`;
+
+export interface QueueSlice {
+  selectedDispute: DisputeKey | null;
+  selectedQuarantined: string | null;
+  selectDispute: (key: DisputeKey | null) => void;
+  selectQuarantined: (revisionId: string | null) => void;
+}
+
+/** The remediation queue and revocation convergence (DESIGN §3.5–3.6). */
+export interface RemediationSlice {
+  remediations: RemediationView[];
+  revocationStatus: RevocationStatus | null;
+  remediationError: string | null;
+  selectedRemediation: number | null;
+  loadRemediations: () => Promise<void>;
+  /** Convergence progress only: cheap enough to poll while the view is open. */
+  loadRevocationStatus: () => Promise<void>;
+  selectRemediation: (remediationId: number | null) => void;
+  /** Processes outbox jobs now instead of waiting for the background worker. */
+  runRevocationWorker: () => Promise<ActionError | null>;
+  retainCurrentRevision: (request: RequestOf<'remediation:retainCurrentRevision'>) => Promise<ActionError | null>;
+  requestRereview: (request: RequestOf<'remediation:requestRereview'>) => Promise<ActionError | null>;
+  withdrawRemediated: (request: RequestOf<'remediation:withdraw'>) => Promise<ActionError | null>;
+}
+
+/**
+ * Review of claims (DESIGN §3.4): the review queue, each claim's decisions with their fingerprints,
+ * and the quorum votes. The service decides everything (four eyes, staleness, quorum); this slice
+ * carries what the reviewer saw to it and shows its answer, refusals included.
+ */
+export interface ReviewSlice {
+  /** One line per visible claim: derived status beside where its review stands. */
+  reviewQueue: ClaimReviewSummary[];
+  /** Full reviews (decisions, basis, quorum) of the claims a view has shown, keyed by claim id. */
+  reviews: Record<string, ClaimReview>;
+  reviewError: string | null;
+  selectedReviewClaim: string | null;
+  /** Reloads the queue and every review already on screen; drops reviews no longer visible. */
+  loadReviews: () => Promise<void>;
+  loadReview: (claimId: string) => Promise<void>;
+  selectReviewClaim: (claimId: string | null) => void;
+  /** Opens the Review view on a claim (from the graph, a dispute, a blocker). */
+  openReview: (claimId: string) => void;
+  /** Proposes a verdict with its rationale; another reviewer approves it (four eyes). */
+  proposeDecision: (request: RequestOf<'decision:propose'>) => Promise<ActionError | null>;
+  /** Carries the fingerprint the reviewer saw: a stale one is refused with CONFLICT. */
+  approveDecision: (claimId: string, request: RequestOf<'decision:approve'>) => Promise<ActionError | null>;
+  rejectDecision: (claimId: string, request: RequestOf<'decision:reject'>) => Promise<ActionError | null>;
+  withdrawDecision: (claimId: string, request: RequestOf<'decision:withdraw'>) => Promise<ActionError | null>;
+  /** A quorum vote on the basis fingerprint the reviewer looked at. */
+  castVote: (request: RequestOf<'review:vote'>) => Promise<ActionError | null>;
+}
+
+type GateStatus = ResponseOf<'case:gate'>;
+type FinalizeResult = ResponseOf<'case:finalize'>;
+
+/** The completion gate (DESIGN §3.4): what keeps the case from FINAL, and finalizing it. */
+export interface GateSlice {
+  gate: GateStatus | null;
+  gateError: string | null;
+  /** The answer of the last finalize attempt in this session: FINAL with its head, DRAFT with blockers, or a refusal. */
+  finalizeOutcome: { result: FinalizeResult } | { error: ActionError } | null;
+  loadGate: () => Promise<void>;
+  finalizeCase: () => Promise<void>;
+}
