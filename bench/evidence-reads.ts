@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getClaim } from '../electron/core/services/claims';
-import { listEvidence } from '../electron/core/services/evidence';
+import { listEvidence } from '../electron/core/services/evidenceReads';
 import { createTestCase } from '../electron/testing/testCase';
 import { bulkEvidence } from '../electron/testing/fixtures/bulk';
 import { medianMs, report } from './lib';

@@ -3,7 +3,7 @@
 // every projection quickly; both are compared with a bare SQL UPDATE of the same rows measured in
 // the same run.
 import { performance } from 'node:perf_hooks';
-import { transitionEvidence } from '../electron/core/services/evidence';
+import { transitionEvidence } from '../electron/core/services/evidenceTransitions';
 import { createTestCase } from '../electron/testing/testCase';
 import { runWorker } from '../electron/core/worker/outbox';
 import { ACTORS, addActors, bulkDependents, validatedRevision } from '../electron/testing/workerScenario';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { corroboration, independentGroups, type CorroborationItem } from './independence';
+import { corroboration, independentGroups, independentGroupsExplained, type CorroborationItem } from './independence';
 
 const item = (ref: string, independenceGroup: string | null, ...originalSources: string[]): CorroborationItem => ({
   ref,
@@ -21,10 +21,14 @@ describe('independentGroups', () => {
     ]);
   });
 
-  it('collapses transitively: a~b by source, b~c by group', () => {
+  it('a group is one source, counted for any source its members trace to', () => {
+    // b and c are one source by declaration (group g); it traces to s and z. a traces to s only,
+    // so {b, c} is counted for z and a for s: a shared source alone does not merge a into g.
     expect(independentGroups([item('c', 'g', 'z'), item('a', null, 's'), item('b', 'g', 's'), item('d', null)])).toEqual(
-      [['a', 'b', 'c'], ['d']],
+      [['a'], ['b', 'c'], ['d']],
     );
+    // Without z, {b, c} and a have only s between them: one source.
+    expect(independentGroups([item('c', 'g'), item('a', null, 's'), item('b', 'g', 's')].map((x) => (x.ref === 'c' ? { ...x, originalSources: ['s'] } : x)))).toEqual([['a', 'b', 'c']]);
   });
 
   it('keeps group names and source names in separate namespaces', () => {
@@ -35,11 +39,13 @@ describe('independentGroups', () => {
     expect(independentGroups([item('b', null), item('a', null)])).toEqual([['a'], ['b']]);
   });
 
-  it('the same ref twice is one item', () => {
+  it('the same ref twice is one item, with the sources of both bindings', () => {
     expect(corroboration([item('a', null, 's1'), item('a', null, 's2'), item('b', null, 's2')])).toEqual({
       all: 2,
-      independent: 1,
+      // a stands for s1, b for s2.
+      independent: 2,
     });
+    expect(corroboration([item('a', null, 's1'), item('a', null, 's1')])).toEqual({ all: 1, independent: 1 });
   });
 
   it('is empty for no items', () => {
@@ -47,10 +53,27 @@ describe('independentGroups', () => {
     expect(corroboration([])).toEqual({ all: 0, independent: 0 });
   });
 
-  it('adding a bridging item can lower |I_c| (so "adding never decreases independent" is false)', () => {
+  it('an item citing several sources does not merge the other items of those sources (issue 8.6)', () => {
     const before = [item('a', null, 's1'), item('b', null, 's2')];
     expect(corroboration(before).independent).toBe(2);
-    expect(corroboration([...before, item('c', null, 's1', 's2')]).independent).toBe(1);
+    // An agent summary of both reports: three items, still two independent sources, not one.
+    const after = [...before, item('summary', null, 's1', 's2')];
+    expect(corroboration(after)).toEqual({ all: 3, independent: 2 });
+    expect(independentGroupsExplained(after)).toEqual([
+      { refs: ['a', 'summary'], source: 's1', why: ['summary traces only to sources already counted (s1, s2)'] },
+      { refs: ['b'], source: 's2', why: [] },
+    ]);
+    // The summary alone still counts once: a producer is not a second source.
+    expect(corroboration([item('summary', null, 's1', 's2')]).independent).toBe(1);
+  });
+
+  it('probable copies collapse into one source and say why', () => {
+    const vendor = item('vendor', null, 'https://vendor.example/report');
+    const repost = { ...item('repost', null, 'https://blog.example/post'), copies: [{ ref: 'vendor', why: 'near-same content (91% of shingles)' }] };
+    expect(corroboration([vendor, repost])).toEqual({ all: 2, independent: 1 });
+    expect(independentGroupsExplained([vendor, repost])[0]!.why).toEqual(['vendor is a probable copy of repost: near-same content (91% of shingles)']);
+    // A copy link to an item that is not among these bindings changes nothing.
+    expect(corroboration([repost]).independent).toBe(1);
   });
 });
 
@@ -77,16 +100,20 @@ describe('independence: properties', () => {
     );
   });
 
-  it('items sharing a source or a group always land together; different groups share no key', () => {
+  it('items sharing a group, or single-source items sharing their source, always land together', () => {
     fc.assert(
       fc.property(items, (xs) => {
         const groupOf = new Map<string, number>();
         independentGroups(xs).forEach((g, i) => g.forEach((ref) => groupOf.set(ref, i)));
         for (const x of xs) {
           for (const y of xs) {
+            // Multi-source items can stand for any one of their sources, so only one-source items are tied.
+            const single = (z: CorroborationItem) => xs.filter((w) => w.ref === z.ref).flatMap((w) => w.originalSources);
+            const sx = new Set(single(x));
+            const sy = new Set(single(y));
             const linked =
               (x.independenceGroup !== null && x.independenceGroup === y.independenceGroup) ||
-              x.originalSources.some((s) => y.originalSources.includes(s));
+              (x.independenceGroup === null && y.independenceGroup === null && sx.size === 1 && sy.size === 1 && [...sx][0] === [...sy][0]);
             if (linked) expect(groupOf.get(x.ref)).toBe(groupOf.get(y.ref));
           }
         }
@@ -104,11 +131,20 @@ describe('independence: properties', () => {
     );
   });
 
-  it('N copies of one original source count once, whatever else they carry', () => {
+  it('N copies of one original source count once, whatever groups they carry', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 20 }), fc.array(fc.option(name('g', 3)), { minLength: 20 }), (n, groups) => {
-        const copies = Array.from({ length: n }, (_, i) => item(`copy-${i}`, groups[i] ?? null, 'origin', `extra-${i}`));
+        const copies = Array.from({ length: n }, (_, i) => item(`copy-${i}`, groups[i] ?? null, 'origin'));
         expect(corroboration(copies)).toEqual({ all: n, independent: 1 });
+      }),
+    );
+  });
+
+  it('N items tracing to the same few sources count at most once per source', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 3 }), (n, k) => {
+        const xs = Array.from({ length: n }, (_, i) => item(`item-${i}`, null, ...Array.from({ length: k }, (__, j) => `origin-${(i + j) % k}`)));
+        expect(corroboration(xs).independent).toBe(Math.min(n, k));
       }),
     );
   });
@@ -134,14 +170,15 @@ describe('independence: properties', () => {
     );
   });
 
-  it('adding a source or a group to an item never raises independent', () => {
+  it('adding a group to an item never raises independent; adding a source never lowers it', () => {
     fc.assert(
       fc.property(items.filter((xs) => xs.length > 0), fc.nat(), name('s', 6), name('g', 4), (xs, i, s, g) => {
         const k = i % xs.length;
-        const withSource = xs.map((x, j) => (j === k ? { ...x, originalSources: [...x.originalSources, s] } : x));
+        // An item with no source is its own source; giving it a first one can tie it to others.
+        const withSource = xs.map((x, j) => (j === k && x.originalSources.length > 0 ? { ...x, originalSources: [...x.originalSources, s] } : x));
         const withGroup = xs.map((x, j) => (j === k && x.independenceGroup === null ? { ...x, independenceGroup: g } : x));
         const base = corroboration(xs).independent;
-        expect(corroboration(withSource).independent).toBeLessThanOrEqual(base);
+        expect(corroboration(withSource).independent).toBeGreaterThanOrEqual(base);
         expect(corroboration(withGroup).independent).toBeLessThanOrEqual(base);
       }),
     );

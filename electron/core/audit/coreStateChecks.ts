@@ -22,14 +22,12 @@ interface RevisionStateRow {
   content_sha256: string;
 }
 
-const loadRevision = (db: CaseDb, r: ReceiptFacts): RevisionStateRow | undefined => {
-  const id = r.targets[0]?.startsWith('revision:') ? r.targets[0].slice('revision:'.length) : null;
-  return id === null
-    ? undefined
-    : (db.prepare('SELECT revision_id, state, state_version, content, content_sha256 FROM evidence_revision WHERE revision_id = ?').get(id) as
+const loadRevision = (db: CaseDb, target: string | undefined): RevisionStateRow | undefined =>
+  target?.startsWith('revision:')
+    ? (db.prepare('SELECT revision_id, state, state_version, content, content_sha256 FROM evidence_revision WHERE revision_id = ?').get(target.slice('revision:'.length)) as
         | RevisionStateRow
-        | undefined);
-};
+        | undefined)
+    : undefined;
 
 
 
@@ -49,7 +47,7 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     check: (db, r) => {
       const digest = r.artifacts.content;
       if (digest === undefined) return null;
-      const row = loadRevision(db, r);
+      const row = loadRevision(db, r.targets[0]);
       if (!row) return `${r.targets[0]} is missing`;
       if (row.content_sha256 !== digest) return `stored content_sha256 of ${row.revision_id} is not the digest this receipt recorded`;
       if (sha256Hex(row.content) !== digest) return `content of ${row.revision_id} no longer hashes to the digest this receipt recorded`;
@@ -61,9 +59,19 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     actions: ['evidence:ingest', 'evidence:revise', 'evidence:transition'],
     scope: 'latest',
     tables: ['evidence_revision'],
-    check: (db, r) => {
-      const row = loadRevision(db, r);
-      if (!row) return `${r.targets[0]} is missing`;
+    // A revise records the new revision and, when it superseded the one it corrects, that one too.
+    latestTargets: (r) => {
+      const superseded = r.action === 'evidence:revise' ? (r.body().superseded as { revisionId: string } | undefined) : undefined;
+      return [r.targets[0]!, ...(superseded ? [`revision:${superseded.revisionId}`] : [])];
+    },
+    check: (db, r, target) => {
+      const row = loadRevision(db, target);
+      if (!row) return `${target} is missing`;
+      if (target !== r.targets[0]) {
+        const s = r.body().superseded as { to: string; stateVersion: number };
+        const same = row.state === s.to && row.state_version === s.stateVersion;
+        return same ? null : `lifecycle state of ${row.revision_id} differs from the supersede this receipt recorded`;
+      }
       // The post shapes evidence.ts records: ingest and revise describe the new revision's content,
       // a transition its lifecycle position.
       const state =

@@ -49,7 +49,13 @@ export interface StateCheck {
   /** Tables the check reads; on an older case file without them it is skipped (counted unchecked). */
   tables: readonly string[];
   /** null when the case still matches what the receipt recorded, else why it does not. */
-  check(db: CaseDb, r: ReceiptFacts): string | null;
+  /**
+   * 'latest' checks: the targets whose current state this receipt records (default: its first).
+   * An evidence:revise also records the supersede of the revision it corrects.
+   */
+  latestTargets?(r: ReceiptFacts): string[];
+  /** `target`: for 'latest' checks, the target being checked; 'each' checks get the first target. */
+  check(db: CaseDb, r: ReceiptFacts, target: string): string | null;
 }
 
 
@@ -61,6 +67,7 @@ export interface StateBreak {
 /** Collects receipts while the chain streams by, then checks them against the tables. */
 export class StateCollector {
   private readonly byAction = new Map<string, StateCheck[]>();
+  /** target → the latest receipt recording its state. */
   private readonly latest = new Map<string, ReceiptFacts>();
   /** Every target any receipt named, and claim–revision pairs named together (bindings). */
   private readonly named = new Set<string>();
@@ -89,7 +96,11 @@ export class StateCollector {
     const list = this.byAction.get(r.action) ?? [];
     for (const c of list) if (c.scope === 'each') this.run(c, r);
     const tracksState = list.length === 0 ? r.postFp !== null : list.some((c) => c.scope === 'latest');
-    if (tracksState && r.targets[0] !== undefined) this.latest.set(r.targets[0], r);
+    if (!tracksState) return;
+    const named = new Set<string>();
+    for (const c of list) if (c.scope === 'latest' && c.latestTargets) for (const t of c.latestTargets(r)) named.add(t);
+    if (named.size === 0 && r.targets[0] !== undefined) named.add(r.targets[0]);
+    for (const t of named) this.latest.set(t, r);
   }
 
   private index(targets: readonly string[]): void {
@@ -113,10 +124,10 @@ export class StateCollector {
    */
   finish(length: number, complete: boolean): StateBreak | null {
     if (complete) {
-      for (const r of this.latest.values()) {
+      for (const [target, r] of this.latest) {
         const latestChecks = (this.byAction.get(r.action) ?? []).filter((c) => c.scope === 'latest');
         if (latestChecks.length === 0) this.unchecked += 1;
-        for (const c of latestChecks) this.run(c, r);
+        for (const c of latestChecks) this.run(c, r, target);
       }
       const orphan = this.unreceipted();
       if (orphan && !this.firstBreak) {
@@ -148,14 +159,14 @@ export class StateCollector {
     return null;
   }
 
-  private run(c: StateCheck, r: ReceiptFacts): void {
+  private run(c: StateCheck, r: ReceiptFacts, target: string = r.targets[0] ?? ''): void {
     if (!c.tables.every((t) => this.presentTables.has(t))) {
       this.unchecked += 1;
       return;
     }
     let problem: string | null;
     try {
-      problem = c.check(this.db, r);
+      problem = c.check(this.db, r, target);
     } catch (err) {
       problem = `could not be recomputed (${(err as Error).message})`;
     }

@@ -1,13 +1,7 @@
 import type { HandlersFor } from '../dispatch';
-import {
-  getEvidence,
-  ingestEvidence,
-  listEvidence,
-  reviseEvidence,
-  transitionEvidence,
-  validateEvidence,
-  verifySpan,
-} from '../services/evidence';
+import { ingestEvidence, reviseEvidence } from '../services/evidence';
+import { getEvidence, listEvidence, validateEvidence } from '../services/evidenceReads';
+import { transitionEvidence, verifySpan } from '../services/evidenceTransitions';
 
 export const evidenceHandlers = {
   'evidence:list': (s, req) => listEvidence(s.context(), req),

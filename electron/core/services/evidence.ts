@@ -1,22 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { LifecycleState } from '../../../shared/domain/enums';
 import { screenContent, type InjectionMatch } from '../../../shared/domain/injection';
-import { canTransition, describeIllegalTransition } from '../../../shared/domain/lifecycle';
-import type { RevisionSummary, ValidityContext } from '../../../shared/domain/schemas';
-import { usability } from '../../../shared/domain/usable';
-import { failedChecks } from '../../../shared/domain/validationChecklist';
-import type { EvidenceDetail, ValidationRunView } from '../../../shared/ipc/channels/evidence';
+import { canTransition } from '../../../shared/domain/lifecycle';
+import type { ValidityContext } from '../../../shared/domain/schemas';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
-import { conflict, forbidden, invalid, WorkbenchError } from '../errors';
-import { aclFilter, canSee } from '../store/acl';
-import { loadVisibleRevision, SUMMARY_COLUMNS, toContext, toDetail, toSummary, usabilityInput, type RevisionRow } from '../store/evidenceRows';
-import { fenceTransition } from './fence';
+import { conflict, forbidden } from '../errors';
+import { canSee } from '../store/acl';
+import { insertTransition, loadVisibleRevision, toContext } from '../store/evidenceRows';
+import { applyTransition } from './evidenceTransitions';
 import { ensureRevisionNode, ensureSourceNode, insertEdge } from './provenance';
-import { checkSpan, insertSpan, reverifySpan, spanOf } from './sources';
-import { checklistFor, latestValidationRun, storeValidationRun } from './validation';
+import { checkSpan, insertSpan, type SpanRequest } from './sources';
 
 export interface IngestOutcome {
   revisionId: string;
@@ -24,10 +20,8 @@ export interface IngestOutcome {
   screening: { flagged: boolean; matches: InjectionMatch[] };
 }
 
-/** Transitions that take evidence away from everyone: only reviewers and admins may make them. */
-const REVIEWER_ONLY: ReadonlySet<LifecycleState> = new Set(['VALIDATED', 'REVOKED', 'SUPERSEDED']);
-
-function screen(content: string, declaredSha256: string | undefined, actualSha256: string) {
+/** Ingest screening: injection markers, a declared hash that does not match, a quote that does not match its source. */
+function screen(content: string, declaredSha256: string | undefined, actualSha256: string, spanMismatch: string | null) {
   const screening = screenContent(content);
   const matches: InjectionMatch[] = [...screening.matches];
   if (declaredSha256 !== undefined && declaredSha256 !== actualSha256) {
@@ -37,7 +31,22 @@ function screen(content: string, declaredSha256: string | undefined, actualSha25
       excerpt: '',
     });
   }
+  if (spanMismatch !== null) matches.push({ patternId: 'span-mismatch', reason: spanMismatch, excerpt: '' });
   return { flagged: matches.length > 0, matches };
+}
+
+/**
+ * Stores the span a new revision quotes and returns it for the receipt. A verified quote is a
+ * derivation: the revision traces to the source it quotes, so copies quoting one document count
+ * as one source. A mismatched quote proves nothing; no edge.
+ */
+function attachSpan(ctx: ServiceContext, revisionId: string, req: SpanRequest, checked: ReturnType<typeof checkSpan>, channel: string): Record<string, unknown> {
+  const quoteSha256 = insertSpan(ctx, revisionId, req);
+  if (checked.mismatch === null) {
+    const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, channel);
+    insertEdge(ctx, 'wasDerivedFrom', ensureRevisionNode(ctx, row, []), ensureSourceNode(ctx, checked.source, []));
+  }
+  return { sourceId: req.sourceId, start: req.start, end: req.end, quoteSha256, matches: checked.mismatch === null };
 }
 
 function insertRevision(
@@ -59,15 +68,6 @@ function insertRevision(
       c.producer, c.tenant, c.classification, c.trustTier, c.confidence, c.independenceGroup,
       c.validationMethod, JSON.stringify(c.appliesTo), ctx.now(), ctx.actor.actorId,
     );
-}
-
-function recordTransition(ctx: ServiceContext, revisionId: string, from: LifecycleState | null, to: LifecycleState, reason: string, supportingRef: string | null): void {
-  ctx.db
-    .prepare(
-      `INSERT INTO evidence_transition (revision_id, from_state, to_state, reason, actor, at, supporting_ref)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(revisionId, from, to, reason, ctx.actor.actorId, ctx.now(), supportingRef);
 }
 
 function initialState(screening: { flagged: boolean; matches: InjectionMatch[] }): { state: LifecycleState; reason: string } {
@@ -93,28 +93,14 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
     const exists = ctx.db.prepare('SELECT 1 FROM evidence_lineage WHERE evidence_id = ?').get(evidenceId);
     if (exists) throw conflict(`evidence:ingest: evidence ${evidenceId} already exists; use evidence:revise to add a corrected revision`);
     const span = req.span ? checkSpan(ctx, req.span, req.context, 'evidence:ingest') : null;
-    const screening = screen(req.content, req.declaredSha256, sha);
-    if (span?.mismatch) {
-      screening.matches.push({ patternId: 'span-mismatch', reason: span.mismatch, excerpt: '' });
-      screening.flagged = true;
-    }
+    const screening = screen(req.content, req.declaredSha256, sha, span?.mismatch ?? null);
     const { state, reason } = initialState(screening);
     ctx.db
       .prepare('INSERT INTO evidence_lineage (evidence_id, title, created_at, created_by) VALUES (?, ?, ?, ?)')
       .run(evidenceId, req.title, ctx.now(), ctx.actor.actorId);
     insertRevision(ctx, { revisionId, evidenceId, revision: 1, supersedes: null, state, kind: req.kind, content: req.content, sha, mediaType: req.mediaType, context: req.context });
-    recordTransition(ctx, revisionId, null, state, reason, null);
-    let spanBody: Record<string, unknown> | null = null;
-    if (req.span && span) {
-      const quoteSha256 = insertSpan(ctx, revisionId, req.span);
-      spanBody = { sourceId: req.span.sourceId, start: req.span.start, end: req.span.end, quoteSha256, matches: span.mismatch === null };
-      // A verified quote is a derivation: the revision traces to the source it quotes, so copies
-      // quoting one document count as one source. A mismatched quote proves nothing; no edge.
-      if (span.mismatch === null) {
-        const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:ingest');
-        insertEdge(ctx, 'wasDerivedFrom', ensureRevisionNode(ctx, row, []), ensureSourceNode(ctx, span.source, []));
-      }
-    }
+    insertTransition(ctx, { revisionId, from: null, to: state, reason, supportingRef: null });
+    const spanBody = req.span && span ? attachSpan(ctx, revisionId, req.span, span, 'evidence:ingest') : null;
     appendReceipt(ctx, {
       action: 'evidence:ingest',
       targets: [`revision:${revisionId}`, ...(req.span ? [`source:${req.span.sourceId}`] : [])],
@@ -126,159 +112,46 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
   })();
 }
 
-export function transitionEvidence(
-  ctx: ServiceContext,
-  req: ParsedRequestOf<'evidence:transition'>,
-): { revisionId: string; from: LifecycleState; to: LifecycleState; validation?: ValidationRunView } {
-  return ctx.db.transaction(() => {
-    const row = loadVisibleRevision(ctx.db, ctx.actor, req.revisionId, 'evidence:transition');
-    const from = row.state;
-    if (!canTransition(from, req.to)) {
-      throw new WorkbenchError('ILLEGAL_TRANSITION', `evidence:transition: ${req.revisionId}: ${describeIllegalTransition(from, req.to)}`);
-    }
-    if (REVIEWER_ONLY.has(req.to) && ctx.actor.role === 'analyst') {
-      throw forbidden(`evidence:transition: moving evidence to ${req.to} needs a reviewer or admin; ${ctx.actor.actorId} is an analyst`);
-    }
-    if (req.overrideReason !== undefined && req.to !== 'VALIDATED') {
-      throw invalid(`evidence:transition: overrideReason only applies to moves to VALIDATED; leave it out for ${req.to}`, [
-        { path: ['overrideReason'], message: 'only for VALIDATED' },
-      ]);
-    }
-    // The checklist gates every move to VALIDATED (first validation and re-validation after a
-    // dispute). It runs before anything is written, so a refusal leaves no trace.
-    const checks = req.to === 'VALIDATED' ? checklistFor(ctx, row) : null;
-    const failed = checks ? failedChecks(checks) : [];
-    if (failed.length > 0 && req.overrideReason === undefined) {
-      throw invalid(
-        `evidence:transition: ${req.revisionId} failed the validation checklist: ${failed.map((c) => `${c.id} (${c.detail})`).join('; ')}; ` +
-          'correct the evidence with evidence:revise, or as a reviewer override with overrideReason',
-        failed.map((c) => ({ path: ['validation', c.id], message: c.detail })),
-      );
-    }
-    const supportingRef = req.supportingRef ?? null;
-    // Protect first (DESIGN §3.5): a move that takes the revision out of normal flows fences its
-    // dependents in this very transaction, and the fence goes into this transition's receipt.
-    const fence = fenceTransition(ctx, { revisionId: req.revisionId, from, to: req.to, reason: req.reason, supportingRef });
-    const changed = ctx.db
-      .prepare('UPDATE evidence_revision SET state = ?, state_version = state_version + 1 WHERE revision_id = ? AND state_version = ?')
-      .run(req.to, req.revisionId, row.state_version).changes;
-    if (changed !== 1) throw conflict(`evidence:transition: ${req.revisionId} changed while you were deciding; reload and try again`);
-    recordTransition(ctx, req.revisionId, from, req.to, req.reason, supportingRef);
-    const overrideReason = failed.length > 0 ? (req.overrideReason ?? null) : null;
-    const runId = checks ? storeValidationRun(ctx, { revisionId: req.revisionId, fromState: from, checks, overrideReason }) : null;
-    appendReceipt(ctx, {
-      action: 'evidence:transition',
-      targets: [`revision:${req.revisionId}`],
-      body: {
-        revisionId: req.revisionId, from, to: req.to, reason: req.reason, supportingRef,
-        ...(runId !== null ? { validation: { runId, failed: failed.map((c) => c.id), overrideReason } } : {}),
-        ...(fence ? { effects: { fence } } : {}),
-      },
-      pre: { revisionId: req.revisionId, state: from, stateVersion: row.state_version },
-      post: { revisionId: req.revisionId, state: req.to, stateVersion: row.state_version + 1 },
-    });
-    const validation = runId !== null ? latestValidationRun(ctx, req.revisionId) : null;
-    return { revisionId: req.revisionId, from, to: req.to, ...(validation ? { validation } : {}) };
-  })();
-}
-
 /**
- * A correction: a new revision in the same lineage. The old one becomes SUPERSEDED when the
- * lifecycle allows it (historically true, no longer applicable); otherwise it keeps its state.
+ * A correction: a new revision in the same lineage, optionally quoting a source span. The old one
+ * becomes SUPERSEDED when the lifecycle allows it (historically true, no longer applicable),
+ * fenced like any supersede; otherwise it keeps its state. One action, one receipt: the new
+ * revision and the supersede it caused are receipted together.
  */
 export function reviseEvidence(ctx: ServiceContext, req: ParsedRequestOf<'evidence:revise'>): IngestOutcome {
+  const channel = 'evidence:revise';
   return ctx.db.transaction(() => {
-    const old = loadVisibleRevision(ctx.db, ctx.actor, req.supersedes, 'evidence:revise');
+    const old = loadVisibleRevision(ctx.db, ctx.actor, req.supersedes, channel);
     const latest = ctx.db.prepare('SELECT MAX(revision) AS n FROM evidence_revision WHERE evidence_id = ?').get(old.evidence_id) as { n: number };
     if (latest.n !== old.revision) {
-      throw conflict(`evidence:revise: ${req.supersedes} is not the latest revision of ${old.evidence_id} (latest is @${latest.n}); revise that one`);
+      throw conflict(`${channel}: ${req.supersedes} is not the latest revision of ${old.evidence_id} (latest is @${latest.n}); revise that one`);
     }
     const context: ValidityContext = { ...toContext(old), ...(req.context ?? {}) };
-    assertWritable(ctx, context, 'evidence:revise');
+    assertWritable(ctx, context, channel);
     const sha = sha256Hex(req.content);
-    const screening = screen(req.content, req.declaredSha256, sha);
+    const span = req.span ? checkSpan(ctx, req.span, context, channel) : null;
+    const screening = screen(req.content, req.declaredSha256, sha, span?.mismatch ?? null);
     const { state, reason } = initialState(screening);
     const revisionId = `${old.evidence_id}@${old.revision + 1}`;
     insertRevision(ctx, { revisionId, evidenceId: old.evidence_id, revision: old.revision + 1, supersedes: old.revision_id, state, kind: old.kind, content: req.content, sha, mediaType: old.media_type, context });
-    recordTransition(ctx, revisionId, null, state, `${reason} (revision of ${old.revision_id}: ${req.reason})`, old.revision_id);
+    insertTransition(ctx, { revisionId, from: null, to: state, reason: `${reason} (revision of ${old.revision_id}: ${req.reason})`, supportingRef: old.revision_id });
+    const spanBody = req.span && span ? attachSpan(ctx, revisionId, req.span, span, channel) : null;
+    const superseded = canTransition(old.state, 'SUPERSEDED')
+      ? applyTransition(ctx, old, { revisionId: old.revision_id, to: 'SUPERSEDED', reason: `superseded by ${revisionId}: ${req.reason}`, supportingRef: revisionId }, channel)
+      : null;
     appendReceipt(ctx, {
-      action: 'evidence:revise',
-      targets: [`revision:${revisionId}`, `revision:${old.revision_id}`],
-      body: { revisionId, supersedes: old.revision_id, state, reason: req.reason, screening: screening.matches.map((m) => m.patternId) },
+      action: channel,
+      targets: [`revision:${revisionId}`, `revision:${old.revision_id}`, ...(req.span ? [`source:${req.span.sourceId}`] : [])],
+      body: {
+        revisionId, supersedes: old.revision_id, state, reason: req.reason, screening: screening.matches.map((m) => m.patternId),
+        ...(spanBody ? { span: spanBody } : {}),
+        ...(superseded
+          ? { superseded: { revisionId: old.revision_id, from: superseded.from, to: superseded.to, stateVersion: superseded.stateVersion, ...(superseded.fence ? { effects: { fence: superseded.fence } } : {}) } }
+          : {}),
+      },
       post: { revisionId, state, contentSha256: sha },
       artifacts: { content: sha },
     });
-    if (canTransition(old.state, 'SUPERSEDED')) {
-      transitionEvidence(ctx, { revisionId: old.revision_id, to: 'SUPERSEDED', reason: `superseded by ${revisionId}: ${req.reason}`, supportingRef: revisionId });
-    }
     return { revisionId, state, screening };
-  })();
-}
-
-/** The page query of evidence:list; exported so a test can hold its query plan to an index. */
-export function listEvidenceQuery(actor: ServiceContext['actor'], req: ParsedRequestOf<'evidence:list'>): { sql: string; params: (string | number)[] } {
-  const acl = aclFilter(actor, 'r', { useIndex: false });
-  const where = [acl.sql];
-  const params: (string | number)[] = [...acl.params];
-  const filter = (sql: string, value: string | undefined) => {
-    if (value === undefined) return;
-    where.push(sql);
-    params.push(value);
-  };
-  filter('r.state = ?', req.state);
-  filter('r.kind = ?', req.kind);
-  filter('r.revision_id > ?', req.after);
-  return {
-    sql: `SELECT ${SUMMARY_COLUMNS} FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id)
-       WHERE ${where.join(' AND ')} ORDER BY r.revision_id LIMIT ?`,
-    params: [...params, req.limit + 1],
-  };
-}
-
-export function listEvidence(ctx: ServiceContext, req: ParsedRequestOf<'evidence:list'>): { items: RevisionSummary[]; nextCursor: string | null } {
-  const query = listEvidenceQuery(ctx.actor, req);
-  const rows = ctx.db.prepare(query.sql).all(...query.params) as RevisionRow[];
-  const page = rows.slice(0, req.limit);
-  return {
-    items: page.map(toSummary),
-    nextCursor: rows.length > req.limit ? page[page.length - 1]!.revision_id : null,
-  };
-}
-
-export function getEvidence(ctx: ServiceContext, revisionId: string): EvidenceDetail {
-  const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:get');
-  const detail = toDetail(ctx.db, row);
-  return {
-    ...detail,
-    // Scope is empty here: applicability to a particular claim is judged where the claim is.
-    usability: usability(usabilityInput(row), { clearance: ctx.actor, now: ctx.now(), scope: [] }),
-    validation: latestValidationRun(ctx, revisionId),
-    span: spanOf(ctx, revisionId),
-  };
-}
-
-/** evidence:validate: the checklist as a dry run; computes and answers, writes nothing. */
-export function validateEvidence(ctx: ServiceContext, revisionId: string) {
-  const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:validate');
-  const checks = checklistFor(ctx, row);
-  return { revisionId, state: row.state, canValidate: canTransition(row.state, 'VALIDATED'), passed: failedChecks(checks).length === 0, checks };
-}
-
-/**
- * evidence:verifySpan: re-extracts the quoted span from the stored source and re-hashes it. A
- * mismatch quarantines the revision (one lifecycle transition, one receipt) when the lifecycle
- * allows it; a revision already out of normal flows just reports the mismatch.
- */
-export function verifySpan(ctx: ServiceContext, revisionId: string) {
-  return ctx.db.transaction(() => {
-    const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:verifySpan');
-    const span = spanOf(ctx, revisionId);
-    if (!span) throw invalid(`evidence:verifySpan: ${revisionId} quotes no source span; only evidence ingested with a span can be verified`);
-    const reason = reverifySpan(ctx, span, 'evidence:verifySpan');
-    const result = { revisionId, sourceId: span.sourceId, reason, quarantined: false, state: row.state };
-    if (reason === null) return { ...result, ok: true };
-    if (!canTransition(row.state, 'QUARANTINED')) return { ...result, ok: false };
-    transitionEvidence(ctx, { revisionId, to: 'QUARANTINED', reason: `evidence:verifySpan: ${reason}`, supportingRef: `source:${span.sourceId}` });
-    return { ...result, ok: false, quarantined: true, state: 'QUARANTINED' as const };
   })();
 }

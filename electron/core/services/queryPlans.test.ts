@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkEvidence } from '../../testing/fixtures/bulk';
 import { createTestCase, type TestCase } from '../../testing/testCase';
-import { listEvidenceQuery } from './evidence';
+import { listEvidenceQuery } from './evidenceReads';
 
 let tc: TestCase;
 beforeAll(async () => {

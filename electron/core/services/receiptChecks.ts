@@ -48,7 +48,7 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
   },
   {
     name: 'evidence span',
-    actions: ['evidence:ingest'],
+    actions: ['evidence:ingest', 'evidence:revise'],
     scope: 'each',
     tables: ['evidence_span'],
     check: (db, r) => {

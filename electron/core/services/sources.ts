@@ -159,12 +159,23 @@ export function spanOf(ctx: ServiceContext, revisionId: string): SpanView | null
   return { sourceId: row.source_id, start: row.span_start, end: row.span_end, quote: row.quote, quoteSha256: row.quote_sha256 };
 }
 
+/** What the ingest or revise receipt that stored a revision's span said about the quote then. */
+function matchedWhenRecorded(ctx: ServiceContext, revisionId: string): boolean {
+  const row = ctx.db
+    .prepare(
+      `SELECT json_extract(body, '$.span.matches') AS matches FROM audit_receipt
+       WHERE action IN ('evidence:ingest', 'evidence:revise') AND json_extract(body, '$.revisionId') = ? ORDER BY seq LIMIT 1`,
+    )
+    .get(revisionId) as { matches: number | null } | undefined;
+  return row?.matches !== 0;
+}
+
 /**
  * Re-extracts a stored span from the stored source and re-hashes both: the source text against its
  * recorded hash (was the document edited under us?) and the extracted text against the quote's
  * hash (does the evidence still say what the source says?). Returns the mismatch reason or null.
  */
-export function reverifySpan(ctx: ServiceContext, span: SpanView, channel: string): string | null {
+export function reverifySpan(ctx: ServiceContext, revisionId: string, span: SpanView, channel: string): string | null {
   const source = loadVisibleSource(ctx, span.sourceId, channel);
   if (sha256Hex(source.content) !== source.content_sha256) {
     return `span mismatch: source ${source.source_id} no longer matches its recorded SHA-256; the stored document was altered`;
@@ -173,7 +184,10 @@ export function reverifySpan(ctx: ServiceContext, span: SpanView, channel: strin
     return `span mismatch: the stored quote no longer matches its recorded SHA-256`;
   }
   if (span.end > source.content.length || sha256Hex(source.content.slice(span.start, span.end)) !== span.quoteSha256) {
-    return `span mismatch: source ${source.source_id} at [${span.start}, ${span.end}) no longer hashes to the quote's SHA-256`;
+    // Whether it ever matched is what the receipt that stored the span recorded.
+    return matchedWhenRecorded(ctx, revisionId)
+      ? `span mismatch: source ${source.source_id} at [${span.start}, ${span.end}) no longer hashes to the quote's SHA-256`
+      : `span mismatch: the quote never matched source ${source.source_id} at [${span.start}, ${span.end}); it was quarantined for that when it was recorded`;
   }
   return null;
 }

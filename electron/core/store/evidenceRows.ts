@@ -1,7 +1,7 @@
 import type { Classification, EvidenceKind, LifecycleState } from '../../../shared/domain/enums';
 import type { RevisionDetail, RevisionSummary, Transition } from '../../../shared/domain/schemas';
 import type { UsabilityInput } from '../../../shared/domain/usable';
-import type { Actor } from '../context';
+import type { Actor, ServiceContext } from '../context';
 import { notFound } from '../errors';
 import type { CaseDb } from './caseFile';
 import { aclFilter } from './acl';
@@ -141,3 +141,16 @@ export const usabilityInput = (r: UsabilityColumns, fenced = false): UsabilityIn
   appliesTo: JSON.parse(r.applies_to) as string[],
   ...(fenced ? { fenced } : {}),
 });
+
+/** Appends one lifecycle transition row (from = null for a revision's first state). */
+export function insertTransition(
+  ctx: ServiceContext,
+  t: { revisionId: string; from: LifecycleState | null; to: LifecycleState; reason: string; supportingRef: string | null },
+): void {
+  ctx.db
+    .prepare(
+      `INSERT INTO evidence_transition (revision_id, from_state, to_state, reason, actor, at, supporting_ref)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(t.revisionId, t.from, t.to, t.reason, ctx.actor.actorId, ctx.now(), t.supportingRef);
+}

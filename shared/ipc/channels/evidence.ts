@@ -150,6 +150,8 @@ export const evidenceChannels = {
         reason: Reason,
         declaredSha256: Sha256.optional(),
         context: ValidityContext.partial().optional(),
+        /** The corrected revision's quoted span of a stored source document; a mismatch quarantines it. */
+        span: SpanInput.optional(),
       })
       .strict(),
     response: z.object({
