@@ -6,7 +6,7 @@ import {
   type ClaimStatus,
   type Relation,
 } from './enums';
-import { corroboration, type Corroboration, type CorroborationItem } from './independence';
+import { corroboration, independentGroupsExplained, type Corroboration, type CorroborationItem, type IndependentGroup } from './independence';
 
 /**
  * Claim status derived from usable evidence only (DESIGN §3.3). There is no majority vote anywhere:
@@ -24,6 +24,8 @@ export interface StatusBinding {
   usable: boolean;
   independenceGroup: string | null;
   originalSources: readonly string[];
+  /** Probable copies of this revision among the claim's other bindings (DESIGN §3.11). */
+  copies?: readonly { ref: string; why: string }[];
 }
 
 export const ClaimPolicySchema = z.strictObject({
@@ -44,8 +46,14 @@ export interface ClaimStatusResult {
   reasons: string[];
   /** Hard support: usable FULL_SUPPORT that counts as evidence, collapsed by independence. */
   support: Corroboration;
+  /** Usable PARTIAL_SUPPORT that counts as evidence, collapsed by independence; never counts toward the policy. */
+  partial: Corroboration;
   /** Usable refutations that count as evidence, collapsed by independence. */
   refute: Corroboration;
+  /** How the full support was counted: one group per independent source, with why items were merged. */
+  supportGroups: IndependentGroup[];
+  /** When INSUFFICIENT: what the policy lacks (never names a revision). Empty otherwise. */
+  shortfall: string[];
   /** Required kinds with no usable FULL or PARTIAL support, in policy order. */
   missingKinds: EvidenceKind[];
 }
@@ -70,7 +78,7 @@ function notCountedBecause(b: StatusBinding): string | null {
 }
 
 function toItem(b: StatusBinding): CorroborationItem {
-  return { ref: b.revisionRef, independenceGroup: b.independenceGroup, originalSources: b.originalSources };
+  return { ref: b.revisionRef, independenceGroup: b.independenceGroup, originalSources: b.originalSources, copies: b.copies ?? [] };
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -93,7 +101,9 @@ export function deriveClaimStatus(input: ClaimStatusInput): ClaimStatusResult {
   const anySupport = counted.filter((b) => b.relation === 'FULL_SUPPORT' || b.relation === 'PARTIAL_SUPPORT');
   const refuting = counted.filter((b) => b.relation === 'REFUTES');
 
-  const support = corroboration(hard.map(toItem));
+  const supportGroups = independentGroupsExplained(hard.map(toItem));
+  const support = { all: supportGroups.reduce((n, g) => n + g.refs.length, 0), independent: supportGroups.length };
+  const partial = corroboration(counted.filter((b) => b.relation === 'PARTIAL_SUPPORT').map(toItem));
   const supportAny = corroboration(anySupport.map(toItem));
   const refute = corroboration(refuting.map(toItem));
 
@@ -107,7 +117,10 @@ export function deriveClaimStatus(input: ClaimStatusInput): ClaimStatusResult {
     status,
     reasons: [...reasons, ...ignoredReasons],
     support,
+    partial,
     refute,
+    supportGroups,
+    shortfall: status === 'INSUFFICIENT' ? reasons : [],
     missingKinds,
   });
 

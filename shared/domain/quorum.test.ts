@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quorumMajority, quorumOutcome, type QuorumVote } from './quorum';
+import { quorumMajority, quorumOutcome, unresolvedRefusal, type QuorumVote } from './quorum';
 
 type Ballot = 'refute' | 'uphold' | 'abstain' | 'invalid';
 const BALLOTS: readonly Ballot[] = ['refute', 'uphold', 'abstain', 'invalid'];
@@ -134,5 +134,27 @@ describe('quorumOutcome: properties', () => {
         expect(quorumOutcome([...vs, ...vs], n)).toEqual(quorumOutcome(vs, n));
       }),
     );
+  });
+});
+
+describe('UNRESOLVED on a quorum claim', () => {
+  const v = (reviewer: string, refuted: boolean | null, valid = true) => ({ reviewer, refuted, valid });
+  it.each([
+    ['nobody voted', [], 'only 0 reviewers'],
+    ['one reviewer voted', [v('a', null)], 'only 1 reviewer has'],
+    ['three voted, one invalid', [v('a', null), v('b', false), v('c', true, false)], 'only 2 reviewers'],
+    ['the quorum verified it', [v('a', false), v('b', false), v('c', null)], 'reached a verdict (VERIFIED'],
+    ['the quorum refuted it', [v('a', true), v('b', true), v('c', null)], 'reached a verdict (REFUTED'],
+  ])('is refused when %s', (_what, votes, message) => {
+    expect(unresolvedRefusal(quorumOutcome(votes, 3), votes, 3)).toContain(message);
+  });
+
+  it('is allowed when the whole quorum looked and could not decide', () => {
+    const votes = [v('a', null), v('b', null), v('c', false)];
+    expect(quorumOutcome(votes, 3).tier).toBe('UNVERIFIED');
+    expect(unresolvedRefusal(quorumOutcome(votes, 3), votes, 3)).toBeNull();
+    // A reviewer who changed their vote counts once.
+    const again = [v('a', null), v('a', null), v('b', null)];
+    expect(unresolvedRefusal(quorumOutcome(again, 3), again, 3)).toContain('only 2 reviewers');
   });
 });

@@ -70,3 +70,23 @@ export function quorumOutcome(votes: readonly QuorumVote[], size: number): Quoru
     reason: `only ${votesWord(validVotes)} of ${size} (needs ${m}); abstentions and invalid votes never approve`,
   };
 }
+
+/**
+ * Why a claim that requires a quorum review may not be recorded UNRESOLVED, or null when it may
+ * (seed 003). UNRESOLVED says the reviewers looked and could not decide, so for a quorum claim it
+ * needs the quorum to have looked: `size` reviewers with a valid vote on the claim as it is now
+ * (an abstention is a valid vote that approves nothing), and no majority either way. One
+ * reviewer's mark must not stand in for the votes.
+ */
+export function unresolvedRefusal(outcome: QuorumOutcome, votes: readonly QuorumVote[], size: number): string | null {
+  if (outcome.tier !== 'UNVERIFIED') {
+    return `its quorum review reached a verdict (${outcome.tier}: ${outcome.reason}); propose and approve a decision instead of recording it UNRESOLVED`;
+  }
+  const lastByReviewer = new Map<string, QuorumVote>();
+  for (const vote of votes) lastByReviewer.set(vote.reviewer, vote);
+  const looked = [...lastByReviewer.values()].filter((v) => v.valid).length;
+  if (looked < size) {
+    return `it requires a quorum review of ${size} and only ${looked} reviewer${looked === 1 ? ' has' : 's have'} voted validly on it as it is now; collect the quorum's votes (review:vote, abstaining is allowed) before recording it UNRESOLVED`;
+  }
+  return null;
+}

@@ -99,14 +99,19 @@ export const BindingView = z.object({
 });
 export type BindingView = z.infer<typeof BindingView>;
 
+const Corroboration = z.object({ all: z.number().int(), independent: z.number().int() });
+
 export const ClaimSummary = z.object({
   claimId: z.string(),
   statement: z.string(),
   generation: z.number().int(),
   status: ClaimStatus,
   author: z.string(),
-  support: z.object({ all: z.number().int(), independent: z.number().int() }),
-  refute: z.object({ all: z.number().int(), independent: z.number().int() }),
+  /** Usable FULL_SUPPORT: independent sources (|I_c|) and all bindings (|E_c|). Only this counts toward the policy. */
+  support: Corroboration,
+  /** Usable PARTIAL_SUPPORT, counted the same way and shown apart: it never makes a claim SUPPORTED. */
+  partialSupport: Corroboration,
+  refute: Corroboration,
   /** Support projection (DESIGN §3.5): PENDING_REVALIDATION from the commit of a fence on its evidence until the worker recomputed it. */
   projection: SupportProjection.optional(),
   pendingRevalidation: z.boolean().optional(),

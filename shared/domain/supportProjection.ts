@@ -30,7 +30,13 @@ export interface ProjectionResult {
 /** How a revision is named in reasons; callers pass one that hides revisions outside the viewer's clearance. */
 export type NameRevision = (revisionRef: string) => string;
 
-export function supportProjection(bindings: readonly ProjectionBinding[], name: NameRevision = (r) => r): ProjectionResult {
+/**
+ * `shortfall`: what the claim's policy lacks when its status, derived from the same usable
+ * evidence, is INSUFFICIENT (claimStatus.ts). ELIGIBLE means both that nothing the target was
+ * bound to has been lost and that what it has meets its policy; a claim with every binding usable
+ * but too few independent sources is PARTIALLY_SUPPORTED, never ELIGIBLE beside INSUFFICIENT.
+ */
+export function supportProjection(bindings: readonly ProjectionBinding[], name: NameRevision = (r) => r, shortfall: readonly string[] = []): ProjectionResult {
   const counted = bindings.filter((b) => b.role !== 'CONTEXT');
   const stale = counted.filter((b) => b.stale);
   const requiredLost = counted.filter((b) => !b.stale && b.role === 'REQUIRED' && !b.usable);
@@ -44,13 +50,16 @@ export function supportProjection(bindings: readonly ProjectionBinding[], name: 
   ].sort();
   if (stale.length > 0) return { projection: 'PENDING_REVALIDATION', reasons };
   if (requiredLost.length > 0) return { projection: 'BLOCKED', reasons };
-  if (supportingLost.length > 0) return { projection: 'PARTIALLY_SUPPORTED', reasons };
+  if (supportingLost.length > 0) return { projection: 'PARTIALLY_SUPPORTED', reasons: [...reasons, ...shortfall.map(policyShort)] };
+  if (shortfall.length > 0) return { projection: 'PARTIALLY_SUPPORTED', reasons: shortfall.map(policyShort) };
   const n = counted.length;
   return {
     projection: 'ELIGIBLE',
     reasons: [n === 0 ? 'no REQUIRED or SUPPORTING evidence is bound; nothing to lose' : `all ${n} REQUIRED and SUPPORTING revision${n === 1 ? ' is' : 's are'} usable`],
   };
 }
+
+const policyShort = (why: string): string => `the usable evidence does not meet the claim's policy: ${why}`;
 
 /** Reason shown while a fence has committed and the worker has not recomputed the target yet. */
 export function pendingReason(revisionName: string, cause: string): string {

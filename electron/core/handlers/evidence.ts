@@ -1,4 +1,5 @@
 import type { HandlersFor } from '../dispatch';
+import { confirmIndependent } from '../services/copies';
 import { ingestEvidence, reviseEvidence } from '../services/evidence';
 import { getEvidence, listEvidence, validateEvidence } from '../services/evidenceReads';
 import { transitionEvidence, verifySpan } from '../services/evidenceTransitions';
@@ -11,7 +12,9 @@ export const evidenceHandlers = {
   'evidence:revise': (s, req) => reviseEvidence(s.context(), req),
   'evidence:validate': (s, req) => validateEvidence(s.context(), req.revisionId),
   'evidence:verifySpan': (s, req) => verifySpan(s.context(), req.revisionId),
+  'evidence:confirmIndependent': (s, req) => confirmIndependent(s.context(), req),
 } satisfies HandlersFor<
+  | 'evidence:confirmIndependent'
   | 'evidence:list'
   | 'evidence:get'
   | 'evidence:ingest'

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { ClaimPolicySchema, deriveClaimStatus, type ClaimPolicy, type StatusBinding } from '../../../shared/domain/claimStatus';
+import { ClaimPolicySchema, deriveClaimStatus, type ClaimPolicy } from '../../../shared/domain/claimStatus';
 import type { BindingView, ClaimSummary } from '../../../shared/domain/schemas';
+import { unresolvedRefusal } from '../../../shared/domain/quorum';
 import { usability } from '../../../shared/domain/usable';
 import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
@@ -9,9 +10,10 @@ import type { ServiceContext } from '../context';
 import { conflict, forbidden } from '../errors';
 import { aclFilter, canSee } from '../store/acl';
 import { toBindingView, type BindingRow } from '../store/bindingRows';
-import { loadVisibleClaim, visibleClaimRows, type ClaimRow } from '../store/claimRows';
+import { loadVisibleClaim, policyOf, visibleClaimRows, type ClaimRow } from '../store/claimRows';
 import { loadVisibleRevision, usabilityInput, type RevisionRow } from '../store/evidenceRows';
-import { originalSourceKeys } from './provenance';
+import { statusBindings } from './claimStatusInput';
+import { quorumView } from './quorum';
 import { bindingHistory, claimProjection, staleAmong } from './projection';
 
 /** Bindings of the claim's current generation whose evidence the actor may see, with the evidence. */
@@ -34,17 +36,17 @@ function statusOf(ctx: ServiceContext, claim: ClaimRow) {
   const scope = JSON.parse(claim.scope) as string[];
   // Derived from revoked or superseded evidence (PROV): not usable until revalidated (§3.5).
   const stale = staleAmong(ctx.db, bindings.map(({ binding }) => binding.revision_id));
-  const statusBindings: StatusBinding[] = bindings.map(({ binding, revision }) => ({
-    revisionRef: binding.revision_id,
-    relation: binding.relation,
-    role: binding.role,
-    kind: revision.kind,
-    usable: usability(usabilityInput(revision, stale.has(binding.revision_id)), { clearance: ctx.actor, now: ctx.now(), scope }).usable,
-    independenceGroup: revision.independence_group,
-    originalSources: originalSourceKeys(ctx, revision),
-  }));
+  const inputs = statusBindings(
+    ctx,
+    bindings.map(({ binding, revision }) => ({
+      ...revision,
+      relation: binding.relation,
+      role: binding.role,
+      usable: usability(usabilityInput(revision, stale.has(binding.revision_id)), { clearance: ctx.actor, now: ctx.now(), scope }).usable,
+    })),
+  );
   const derived = deriveClaimStatus({
-    bindings: statusBindings,
+    bindings: inputs,
     policy: JSON.parse(claim.policy) as ClaimPolicy,
     unresolvedByReviewer: claim.unresolved_reason !== null,
   });
@@ -59,6 +61,7 @@ function toSummaryWith(ctx: ServiceContext, claim: ClaimRow, derived: ReturnType
     status: derived.status,
     author: claim.author,
     support: derived.support,
+    partialSupport: derived.partial,
     refute: derived.refute,
     // Every read of a claim checks revocation fences: a dependent is never shown as current (§3.5).
     ...claimProjection(ctx, claim.claim_id),
@@ -81,6 +84,7 @@ export function getClaim(ctx: ServiceContext, claimId: string): ClaimDetail {
     unresolvedReason: claim.unresolved_reason,
     reasons: derived.reasons,
     missingKinds: derived.missingKinds,
+    independence: derived.supportGroups,
     bindings: bindings.map(({ binding }) => toBindingView(binding)),
     historicalBindings: bindingHistory(ctx, claim.claim_id, claim.generation).map((b) => ({ ...toBindingView(b), historical: true as const })),
   };
@@ -155,6 +159,12 @@ function setUnresolved(ctx: ServiceContext, channel: string, claimId: string, re
     const claim = loadVisibleClaim(ctx, claimId, channel);
     if (ctx.actor.role === 'analyst') {
       throw forbidden(`${channel}: only a reviewer or admin may change whether a claim is UNRESOLVED; ${ctx.actor.actorId} is an analyst`);
+    }
+    const quorumSize = policyOf(claim).quorumSize;
+    if (mark && quorumSize !== null) {
+      const q = quorumView(ctx, claim);
+      const refusal = unresolvedRefusal(q, q.votes, quorumSize);
+      if (refusal) throw conflict(`${channel}: claim ${claimId} cannot be recorded UNRESOLVED: ${refusal}`);
     }
     if (mark && claim.unresolved_reason !== null) {
       throw conflict(`${channel}: ${claimId} is already UNRESOLVED (${claim.unresolved_reason}); clear it first to record a new reason`);

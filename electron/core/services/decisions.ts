@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Verdict } from '../../../shared/domain/enums';
 import { fourEyesRefusal } from '../../../shared/domain/fourEyes';
+import { unresolvedRefusal } from '../../../shared/domain/quorum';
 import type { DecisionView } from '../../../shared/ipc/channels/decisions';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
@@ -147,6 +148,8 @@ export function approveDecision(ctx: ServiceContext, req: ParsedRequestOf<'decis
       if (d.verdict === 'SUPPORTED' && q.tier !== 'VERIFIED') {
         throw conflict(`${channel}: claim ${claim.claim_id} needs a quorum review of ${policy.quorumSize} and it is ${q.tier} (${q.reason}); a SUPPORTED verdict needs the quorum to survive: collect votes with review:vote`);
       }
+      const refusal = d.verdict === 'UNRESOLVED' ? unresolvedRefusal(q, q.votes, policy.quorumSize) : null;
+      if (refusal) throw conflict(`${channel}: claim ${claim.claim_id} cannot be decided UNRESOLVED: ${refusal}`);
     }
     const supersedes = effectiveDecision(ctx.db, claim.claim_id)?.decision_id ?? null;
     return settle(ctx, d, channel, 'APPROVED', req.note ?? null, { supersedes, quorum });

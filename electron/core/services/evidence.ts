@@ -10,6 +10,7 @@ import { sha256Hex } from '../crypto';
 import { conflict, forbidden } from '../errors';
 import { canSee } from '../store/acl';
 import { insertTransition, loadVisibleRevision, toContext } from '../store/evidenceRows';
+import { detectCopies } from './copies';
 import { applyTransition } from './evidenceTransitions';
 import { ensureRevisionNode, ensureSourceNode, insertEdge } from './provenance';
 import { checkSpan, insertSpan, type SpanRequest } from './sources';
@@ -18,6 +19,7 @@ export interface IngestOutcome {
   revisionId: string;
   state: LifecycleState;
   screening: { flagged: boolean; matches: InjectionMatch[] };
+  copies: { copyOf: string; reason: string }[];
 }
 
 /** Ingest screening: injection markers, a declared hash that does not match, a quote that does not match its source. */
@@ -101,14 +103,19 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
     insertRevision(ctx, { revisionId, evidenceId, revision: 1, supersedes: null, state, kind: req.kind, content: req.content, sha, mediaType: req.mediaType, context: req.context });
     insertTransition(ctx, { revisionId, from: null, to: state, reason, supportingRef: null });
     const spanBody = req.span && span ? attachSpan(ctx, revisionId, req.span, span, 'evidence:ingest') : null;
+    const found = detectCopies(ctx, { revisionId, evidenceId, content: req.content, tenant: req.context.tenant, classification: req.context.classification });
     appendReceipt(ctx, {
       action: 'evidence:ingest',
       targets: [`revision:${revisionId}`, ...(req.span ? [`source:${req.span.sourceId}`] : [])],
-      body: { revisionId, title: req.title, kind: req.kind, state, screening: screening.matches.map((m) => m.patternId), ...(spanBody ? { span: spanBody } : {}) },
+      body: {
+        revisionId, title: req.title, kind: req.kind, state, screening: screening.matches.map((m) => m.patternId),
+        ...(spanBody ? { span: spanBody } : {}),
+        copies: found.copies,
+      },
       post: { revisionId, state, contentSha256: sha },
-      artifacts: { content: sha },
+      artifacts: { content: sha, copySignature: found.signatureSha256 },
     });
-    return { revisionId, state, screening };
+    return { revisionId, state, screening, copies: found.copies.map(({ copyOf, reason }) => ({ copyOf, reason })) };
   })();
 }
 
@@ -136,6 +143,7 @@ export function reviseEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
     insertRevision(ctx, { revisionId, evidenceId: old.evidence_id, revision: old.revision + 1, supersedes: old.revision_id, state, kind: old.kind, content: req.content, sha, mediaType: old.media_type, context });
     insertTransition(ctx, { revisionId, from: null, to: state, reason: `${reason} (revision of ${old.revision_id}: ${req.reason})`, supportingRef: old.revision_id });
     const spanBody = req.span && span ? attachSpan(ctx, revisionId, req.span, span, channel) : null;
+    const found = detectCopies(ctx, { revisionId, evidenceId: old.evidence_id, content: req.content, tenant: context.tenant, classification: context.classification });
     const superseded = canTransition(old.state, 'SUPERSEDED')
       ? applyTransition(ctx, old, { revisionId: old.revision_id, to: 'SUPERSEDED', reason: `superseded by ${revisionId}: ${req.reason}`, supportingRef: revisionId }, channel)
       : null;
@@ -148,10 +156,11 @@ export function reviseEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
         ...(superseded
           ? { superseded: { revisionId: old.revision_id, from: superseded.from, to: superseded.to, stateVersion: superseded.stateVersion, ...(superseded.fence ? { effects: { fence: superseded.fence } } : {}) } }
           : {}),
+        copies: found.copies,
       },
       post: { revisionId, state, contentSha256: sha },
-      artifacts: { content: sha },
+      artifacts: { content: sha, copySignature: found.signatureSha256 },
     });
-    return { revisionId, state, screening };
+    return { revisionId, state, screening, copies: found.copies.map(({ copyOf, reason }) => ({ copyOf, reason })) };
   })();
 }

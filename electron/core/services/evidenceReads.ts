@@ -7,6 +7,7 @@ import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import type { ServiceContext } from '../context';
 import { aclFilter } from '../store/acl';
 import { loadVisibleRevision, SUMMARY_COLUMNS, toDetail, toSummary, usabilityInput, type RevisionRow } from '../store/evidenceRows';
+import { copiesOf } from './copies';
 import { spanOf } from './sources';
 import { checklistFor, latestValidationRun } from './validation';
 
@@ -49,6 +50,7 @@ export function getEvidence(ctx: ServiceContext, revisionId: string): EvidenceDe
     usability: usability(usabilityInput(row), { clearance: ctx.actor, now: ctx.now(), scope: [] }),
     validation: latestValidationRun(ctx, revisionId),
     span: spanOf(ctx, revisionId),
+    copies: copiesOf(ctx, revisionId),
   };
 }
 

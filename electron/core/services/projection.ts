@@ -1,11 +1,14 @@
-import type { BindingRole, Classification, LifecycleState, Relation, SupportProjection } from '../../../shared/domain/enums';
+import { deriveClaimStatus, type ClaimPolicy, type StatusBinding } from '../../../shared/domain/claimStatus';
+import type { BindingRole, Classification, EvidenceKind, LifecycleState, Relation, SupportProjection } from '../../../shared/domain/enums';
 import { pendingReason, supportProjection, type NameRevision, type ProjectionResult } from '../../../shared/domain/supportProjection';
 import { usability } from '../../../shared/domain/usable';
-import type { ServiceContext } from '../context';
+import type { Actor, ServiceContext } from '../context';
 import type { CaseDb } from '../store/caseFile';
 import type { BindingRow } from '../store/bindingRows';
 import { usabilityInput } from '../store/evidenceRows';
+import { policyOf, scopeOf, type ClaimRow } from '../store/claimRows';
 import { visibleRefs } from './claimBasis';
+import { statusBindings } from './claimStatusInput';
 import { ancestorFences, fencesOn, type FenceRow } from '../store/fenceRows';
 
 /**
@@ -21,6 +24,9 @@ export interface BoundRevision {
   role: BindingRole;
   relation: Relation;
   evidence_id: string;
+  kind: EvidenceKind;
+  independence_group: string | null;
+  source_ref: string;
   state: LifecycleState;
   tenant: string;
   classification: Classification;
@@ -44,7 +50,11 @@ export interface ClaimProjectionState {
   claimId: string;
   generation: number;
   scope: string[];
+  policy: ClaimPolicy;
+  unresolved: boolean;
   bindings: BoundRevision[];
+  /** Status inputs other than usability, per bound revision: original sources and probable copies, for everyone. */
+  statusInputs: Map<string, Pick<StatusBinding, 'originalSources' | 'copies'>>;
   /** Fences on each bound revision's PROV ancestors (other lineages). */
   ancestors: Map<string, FenceRow[]>;
   /** Fences directly on each bound revision. */
@@ -54,8 +64,8 @@ export interface ClaimProjectionState {
   pending: FenceRow | null;
 }
 
-/** The projection is a property of the claim, not of who looks: usability here ignores clearance. */
-const EVERYONE = { tenants: ['*'], maxClassification: 'restricted' as const };
+/** The projection is a property of the claim, not of who looks: usability and tracing here ignore clearance. */
+const EVERYONE: Actor = { actorId: 'support-projection', displayName: 'support projection', role: 'admin', tenants: ['*'], maxClassification: 'restricted' };
 
 const json = (ids: readonly string[]) => JSON.stringify(ids);
 
@@ -63,12 +73,12 @@ export function loadProjectionStates(db: CaseDb, claimIds: readonly string[]): M
   const out = new Map<string, ClaimProjectionState>();
   if (claimIds.length === 0) return out;
   const claims = db
-    .prepare('SELECT claim_id, generation, scope FROM claim WHERE claim_id IN (SELECT value FROM json_each(?))')
-    .all(json(claimIds)) as { claim_id: string; generation: number; scope: string }[];
+    .prepare('SELECT claim_id, generation, scope, policy, unresolved_reason FROM claim WHERE claim_id IN (SELECT value FROM json_each(?))')
+    .all(json(claimIds)) as Pick<ClaimRow, 'claim_id' | 'generation' | 'scope' | 'policy' | 'unresolved_reason'>[];
   const bound = db
     .prepare(
-      `SELECT b.claim_id, b.binding_id, b.revision_id, b.role, b.relation, r.evidence_id, r.state, r.tenant, r.classification,
-         r.effective_from, r.valid_until, r.applies_to
+      `SELECT b.claim_id, b.binding_id, b.revision_id, b.role, b.relation, r.evidence_id, r.kind, r.independence_group, r.source_ref,
+         r.state, r.tenant, r.classification, r.effective_from, r.valid_until, r.applies_to
        FROM claim c JOIN claim_binding b ON b.claim_id = c.claim_id AND b.generation = c.generation
        JOIN evidence_revision r ON r.revision_id = b.revision_id
        WHERE c.claim_id IN (SELECT value FROM json_each(?)) ORDER BY b.binding_id`,
@@ -82,12 +92,22 @@ export function loadProjectionStates(db: CaseDb, claimIds: readonly string[]): M
   const direct = new Map<string, FenceRow[]>();
   for (const f of fencesOn(db, revisionIds)) direct.set(f.revision_id, [...(direct.get(f.revision_id) ?? []), f]);
   const storedBy = new Map(stored.map((s) => [s.claim_id, s]));
+  const firstBound = new Map(bound.map((b) => [b.revision_id, b]));
+  const statusInputs = new Map(
+    statusBindings({ db, actor: EVERYONE, now: () => '' }, [...firstBound.values()].map((b) => ({ ...b, usable: true }))).map((i) => [
+      i.revisionRef,
+      { originalSources: i.originalSources, copies: i.copies ?? [] },
+    ]),
+  );
   for (const c of claims) {
     const state: ClaimProjectionState = {
       claimId: c.claim_id,
       generation: c.generation,
-      scope: JSON.parse(c.scope) as string[],
+      scope: scopeOf(c),
+      policy: policyOf(c),
+      unresolved: c.unresolved_reason !== null,
       bindings: [],
+      statusInputs,
       ancestors,
       direct,
       stored: storedBy.get(c.claim_id) ?? null,
@@ -146,15 +166,34 @@ export function staleRevisions(s: ClaimProjectionState, ignoreRoots?: Set<number
   return stale;
 }
 
-/** The live projection: what the worker would store now. `name` redacts revision names for a viewer. */
+/**
+ * The live projection: what the worker would store now. `name` redacts revision names for a
+ * viewer. The claim's status is derived from the same bindings and usability (for everyone), and
+ * an INSUFFICIENT status keeps the projection from ELIGIBLE: see supportProjection.
+ */
 export function liveProjection(s: ClaimProjectionState, now: string, name?: NameRevision, counterfactual?: Counterfactual): ProjectionResult {
   const stale = staleRevisions(s, counterfactual?.ignoreRoots);
+  const judged = s.bindings.map((b) => ({
+    b,
+    u: usability(usabilityInput({ ...b, state: counterfactual?.states.get(b.revision_id) ?? b.state }), { clearance: EVERYONE, now, scope: s.scope }),
+  }));
+  const status = deriveClaimStatus({
+    bindings: judged.map(({ b, u }) => ({
+      revisionRef: b.revision_id,
+      relation: b.relation,
+      role: b.role,
+      kind: b.kind,
+      usable: u.usable && !stale.has(b.revision_id),
+      independenceGroup: b.independence_group,
+      ...(s.statusInputs.get(b.revision_id) ?? { originalSources: [], copies: [] }),
+    })),
+    policy: s.policy,
+    unresolvedByReviewer: s.unresolved,
+  });
   return supportProjection(
-    s.bindings.map((b) => {
-      const u = usability(usabilityInput({ ...b, state: counterfactual?.states.get(b.revision_id) ?? b.state }), { clearance: EVERYONE, now, scope: s.scope });
-      return { revisionRef: b.revision_id, role: b.role, usable: u.usable, unusableBecause: u.reasons.map((r) => r.message), stale: stale.has(b.revision_id) };
-    }),
+    judged.map(({ b, u }) => ({ revisionRef: b.revision_id, role: b.role, usable: u.usable, unusableBecause: u.reasons.map((r) => r.message), stale: stale.has(b.revision_id) })),
     name,
+    status.shortfall,
   );
 }
 

@@ -1,5 +1,7 @@
 import { postDiffers, type ReceiptFacts, type StateCheck } from '../audit/stateChecks';
+import { canonicalJson } from '../../../shared/domain/canonical';
 import { sha256Hex } from '../crypto';
+import { copyLink, linksFoundOn, signatureOf } from '../store/copyRows';
 import type { CaseDb } from '../store/caseFile';
 
 /**
@@ -17,6 +19,16 @@ const firstTarget = (r: ReceiptFacts, prefix: string): string | null => {
 
 
 
+/** Whether a receipt confirmed this copy link independent (what a confirmed link must rest on). */
+function confirmationReceipted(db: CaseDb, revisionId: string, copyOf: string): boolean {
+  return !!db
+    .prepare(
+      `SELECT 1 FROM audit_receipt WHERE action = 'evidence:confirmIndependent'
+         AND json_extract(body, '$.revisionId') = ? AND json_extract(body, '$.copyOf') = ? LIMIT 1`,
+    )
+    .get(revisionId, copyOf);
+}
+
 /**
  * UNRESOLVED marks are checked per receipt rather than as the claim's latest state: a 'latest'
  * check would make these receipts the claim's latest and hide the claim:create content check.
@@ -29,6 +41,43 @@ function isNewestUnresolvedReceipt(db: CaseDb, r: ReceiptFacts): boolean {
 }
 
 export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
+  {
+    name: 'copy links',
+    actions: ['evidence:ingest', 'evidence:revise'],
+    scope: 'each',
+    tables: ['evidence_copy', 'copy_signature'],
+    check: (db, r) => {
+      const found = r.body().copies as { copyOf: string; jaccard: number; containment: number; reason: string }[] | undefined;
+      // Receipts written before copy detection (schema 330) record none.
+      if (found === undefined) return null;
+      const revisionId = firstTarget(r, 'revision');
+      const rows = linksFoundOn(db, revisionId ?? '');
+      const recorded = canonicalJson(found.map((f) => [f.copyOf, f.jaccard, f.containment, f.reason]));
+      if (canonicalJson(rows.map((l) => [l.copy_of, l.jaccard, l.containment, l.reason])) !== recorded) {
+        return `probable copies of ${revisionId} differ from those this receipt recorded`;
+      }
+      const confirmed = rows.find((l) => l.independent_reason !== null && !confirmationReceipted(db, l.revision_id, l.copy_of));
+      if (confirmed) return `the copy link of ${confirmed.revision_id} to ${confirmed.copy_of} is marked independent without a receipt`;
+      const signature = signatureOf(db, revisionId ?? '');
+      if (r.artifacts.copySignature !== undefined && (signature === null || sha256Hex(signature) !== r.artifacts.copySignature)) {
+        return `copy signature of ${revisionId} is not the one this receipt recorded`;
+      }
+      return null;
+    },
+  },
+  {
+    name: 'copy independence',
+    actions: ['evidence:confirmIndependent'],
+    scope: 'each',
+    tables: ['evidence_copy'],
+    check: (db, r) => {
+      const b = r.body() as { revisionId: string; copyOf: string };
+      const l = copyLink(db, b.revisionId, b.copyOf);
+      if (!l) return `copy link of ${b.revisionId} to ${b.copyOf} is missing`;
+      const state = { revisionId: l.revision_id, copyOf: l.copy_of, independentReason: l.independent_reason, confirmedBy: l.confirmed_by, confirmedAt: l.confirmed_at };
+      return postDiffers(r, state, `independence of ${b.revisionId} and ${b.copyOf}`);
+    },
+  },
   {
     name: 'source document',
     actions: ['source:add'],

@@ -34,7 +34,7 @@ describe('case file store', () => {
     const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%'").all() as { name: string; sql: string }[];
     expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['case_meta', 'actor', 'evidence_revision', 'claim_binding', 'audit_receipt']));
     const shadow = /_(data|idx|content|docsize|config)$/;
-    for (const t of tables.filter((t) => !shadow.test(t.name))) expect(t.sql, t.name).toMatch(/\)\s*STRICT\s*$/);
+    for (const t of tables.filter((t) => !shadow.test(t.name))) expect(t.sql, t.name).toMatch(/\)\s*STRICT(\s*,\s*WITHOUT ROWID)?\s*$/);
     db.close();
   });
 

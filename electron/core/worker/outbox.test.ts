@@ -112,13 +112,16 @@ describe('outbox worker', () => {
     await validatedSuccessor(tc, a);
     drain();
     const open = () => all<{ claim_id: string }>(`SELECT claim_id FROM remediation ORDER BY claim_id`).map((r) => r.claim_id);
-    expect(open()).toEqual(['cl-decided']);
+    // cl-context lost no REQUIRED or SUPPORTING binding, but its only full support is gone: its
+    // status is INSUFFICIENT, so its projection is no longer ELIGIBLE either (issue 8.9) and the
+    // decision resting on it is opened for remediation. cl-undecided has no decision to repair.
+    expect(open()).toEqual(['cl-context', 'cl-decided']);
     tc.as(ACTORS.revoker);
     await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'the old revision was forged too' });
     drain();
-    expect(open()).toEqual(['cl-decided']);
+    expect(open()).toEqual(['cl-context', 'cl-decided']);
     expect(one('SELECT projection, version FROM support_projection WHERE claim_id = ?', 'cl-decided')).toEqual({ projection: 'BLOCKED', version: 2 });
-    expect(one('SELECT projection FROM support_projection WHERE claim_id = ?', 'cl-context')).toEqual({ projection: 'ELIGIBLE' });
+    expect(one('SELECT projection FROM support_projection WHERE claim_id = ?', 'cl-context')).toEqual({ projection: 'PARTIALLY_SUPPORTED' });
   });
 
   it('hot queries stay on their indexes (an index regression fails here)', () => {

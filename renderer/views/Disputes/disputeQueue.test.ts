@@ -9,6 +9,7 @@ const claim = (claimId: string, status: ClaimSummary['status']): ClaimSummary =>
   status,
   author: 'omar.h',
   support: { all: 1, independent: 1 },
+  partialSupport: { all: 0, independent: 0 },
   refute: { all: 1, independent: 1 },
 });
 const rev = (revisionId: string, state: RevisionSummary['state']): RevisionSummary => ({

@@ -24,6 +24,7 @@ const claim = (claimId: string, status: ClaimDetail['status'], bindings: Binding
   status,
   author: 'omar.h',
   support: { all: 3, independent: 2 },
+  partialSupport: { all: 2, independent: 1 },
   refute: { all: 1, independent: 1 },
   scope: [],
   policy: { minIndependentSources: 1, requiredKinds: [], quorumSize: null },
@@ -32,6 +33,7 @@ const claim = (claimId: string, status: ClaimDetail['status'], bindings: Binding
   unresolvedReason: null,
   reasons: [],
   missingKinds: status === 'INSUFFICIENT' ? ['log_record'] : [],
+  independence: [],
   bindings,
 });
 
@@ -77,6 +79,7 @@ describe('toFlow', () => {
     expect(ps.type).toBe('claim');
     expect(ps.data.status).toBe('MIXED');
     expect(ps.data.support).toEqual({ all: 3, independent: 2 });
+    expect(ps.data.partialSupport).toEqual({ all: 2, independent: 1 });
     expect((byId(flow.nodes, 'claim:cl-exfil') as ClaimFlowNode).data.missingKinds).toEqual(['log_record']);
   });
 

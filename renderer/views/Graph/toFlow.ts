@@ -46,6 +46,7 @@ export type ClaimNodeData = {
   status: ClaimStatus;
   generation: number;
   support: { all: number; independent: number };
+  partialSupport: { all: number; independent: number };
   refute: { all: number; independent: number };
   missingKinds: string[];
   bindingCount: number;
@@ -160,6 +161,7 @@ export function toFlow({ claims, evidence, showUnbound, selection, reviews = [] 
         status: claim.status,
         generation: claim.generation,
         support: claim.support,
+        partialSupport: claim.partialSupport,
         refute: claim.refute,
         missingKinds: claim.missingKinds,
         bindingCount: drawable.length,

@@ -54,12 +54,30 @@ export const SpanView = z.object({
 });
 export type SpanView = z.infer<typeof SpanView>;
 
-/** evidence:get: the revision plus why it is (not) usable, its last validation and its quoted span. */
+/**
+ * A probable-copy link (DESIGN §3.11): revisionId was found, on its ingest, to be a near-same copy
+ * of the earlier copyOf. They count as one source until a reviewer confirms them independent.
+ */
+export const CopyLinkView = z.object({
+  revisionId: z.string(),
+  copyOf: z.string(),
+  jaccard: z.number(),
+  containment: z.number(),
+  /** Why they were merged, in words (estimated shared word pairs). */
+  reason: z.string(),
+  detectedAt: z.string(),
+  independent: z.object({ reason: z.string(), by: z.string(), at: z.string() }).nullable(),
+});
+export type CopyLinkView = z.infer<typeof CopyLinkView>;
+
+/** evidence:get: the revision plus why it is (not) usable, its last validation, its quoted span and its probable copies. */
 export const EvidenceDetail = RevisionDetail.extend({
   /** usability() against the acting reviewer with an empty scope: failing conjuncts are the reasons. */
   usability: UsabilityView,
   validation: ValidationRunView.nullable(),
   span: SpanView.nullable(),
+  /** Copy links in either direction whose other end you may see. */
+  copies: z.array(CopyLinkView),
 });
 export type EvidenceDetail = z.infer<typeof EvidenceDetail>;
 
@@ -98,6 +116,8 @@ export const evidenceChannels = {
       revisionId: z.string(),
       state: LifecycleState,
       screening: ScreeningResult,
+      /** Earlier revisions this one is a probable copy of: counted as one source with them. */
+      copies: z.array(z.object({ copyOf: z.string(), reason: z.string() })),
     }),
   },
   'evidence:transition': {
@@ -158,6 +178,11 @@ export const evidenceChannels = {
       revisionId: z.string(),
       state: LifecycleState,
       screening: ScreeningResult,
+      copies: z.array(z.object({ copyOf: z.string(), reason: z.string() })),
     }),
+  },
+  'evidence:confirmIndependent': {
+    request: z.object({ revisionId: RevisionId, copyOf: RevisionId, reason: Reason }).strict(),
+    response: CopyLinkView,
   },
 } as const;

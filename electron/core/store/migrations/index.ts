@@ -12,6 +12,7 @@ import { m0220_review_votes } from './0220-review-votes';
 import { m0300_revocation } from './0300-revocation';
 import { m0310_remediation } from './0310-remediation';
 import { m0320_fence_causes } from './0320-fence-causes';
+import { m0330_copies } from './0330-copies';
 import type { Migration } from './migration';
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0300_revocation,
   m0310_remediation,
   m0320_fence_causes,
+  m0330_copies,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -32,8 +32,11 @@ export const ClaimNode = memo(function ClaimNode({ data, selected }: NodeProps<C
         </div>
       )}
       <div className="support-counts" data-testid={`graph-claim-support-${data.claimId}`}>
-        <span title="|I_c| independent sources / |E_c| all supporting revisions">
-          support <b>{data.support.independent}</b> indep. / {data.support.all} all
+        <span title="full support: |I_c| independent sources / |E_c| all FULL_SUPPORT revisions (only this counts toward the policy)">
+          full <b>{data.support.independent}</b>/{data.support.all}
+        </span>
+        <span title="partial support: independent sources / all PARTIAL_SUPPORT revisions (never makes a claim SUPPORTED)">
+          partial <b>{data.partialSupport.independent}</b>/{data.partialSupport.all}
         </span>
         <span title="independent / all refuting revisions">
           refute <b>{data.refute.independent}</b> / {data.refute.all}

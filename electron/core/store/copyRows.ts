@@ -1,0 +1,95 @@
+import type { Classification } from '../../../shared/domain/enums';
+import type { CaseDb } from './caseFile';
+
+/** Row access to copy signatures, their LSH buckets and the probable-copy links (migration 0330). */
+export interface CopyLinkRow {
+  revision_id: string;
+  copy_of: string;
+  jaccard: number;
+  containment: number;
+  reason: string;
+  detected_at: string;
+  independent_reason: string | null;
+  confirmed_by: string | null;
+  confirmed_at: string | null;
+}
+
+export interface CopyCandidate {
+  revision_id: string;
+  signature: string;
+  shared: number;
+}
+
+/** Most candidates one ingest compares: a crowded bucket is boilerplate, not a hundred copies. */
+export const MAX_COPY_CANDIDATES = 64;
+
+/**
+ * Revisions sharing at least one LSH bucket with `buckets`, most shared buckets first, from other
+ * lineages and only in `tenant` at or below `classifications`: a copy link must never name
+ * something a reader of the new revision could not see.
+ */
+export function copyCandidates(
+  db: CaseDb,
+  q: { buckets: readonly number[]; evidenceId: string; tenant: string; classifications: readonly Classification[] },
+): CopyCandidate[] {
+  return db
+    .prepare(
+      `SELECT s.revision_id, s.signature, COUNT(*) AS shared
+       FROM copy_band b JOIN copy_signature s ON s.sig_id = b.sig_id
+       JOIN evidence_revision r ON r.revision_id = s.revision_id
+       WHERE b.bucket IN (SELECT value FROM json_each(?)) AND r.evidence_id <> ? AND r.tenant = ?
+         AND r.classification IN (SELECT value FROM json_each(?))
+       GROUP BY s.sig_id ORDER BY shared DESC, s.revision_id LIMIT ?`,
+    )
+    .all(JSON.stringify(q.buckets), q.evidenceId, q.tenant, JSON.stringify(q.classifications), MAX_COPY_CANDIDATES) as CopyCandidate[];
+}
+
+export function insertSignature(db: CaseDb, revisionId: string, signature: string, buckets: readonly number[]): void {
+  const sigId = Number(db.prepare('INSERT INTO copy_signature (revision_id, signature) VALUES (?, ?)').run(revisionId, signature).lastInsertRowid);
+  const band = db.prepare('INSERT OR IGNORE INTO copy_band (bucket, sig_id) VALUES (?, ?)');
+  for (const bucket of buckets) band.run(bucket, sigId);
+}
+
+export function signatureOf(db: CaseDb, revisionId: string): string | null {
+  return (db.prepare('SELECT signature FROM copy_signature WHERE revision_id = ?').get(revisionId) as { signature: string } | undefined)?.signature ?? null;
+}
+
+export function insertCopyLink(db: CaseDb, l: Pick<CopyLinkRow, 'revision_id' | 'copy_of' | 'jaccard' | 'containment' | 'reason' | 'detected_at'>): void {
+  db.prepare('INSERT INTO evidence_copy (revision_id, copy_of, jaccard, containment, reason, detected_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    l.revision_id, l.copy_of, l.jaccard, l.containment, l.reason, l.detected_at,
+  );
+}
+
+/** Links found on `revisionId`'s own ingest (it is the copy), in a stable order. */
+export function linksFoundOn(db: CaseDb, revisionId: string): CopyLinkRow[] {
+  return db.prepare('SELECT * FROM evidence_copy WHERE revision_id = ? ORDER BY copy_of').all(revisionId) as CopyLinkRow[];
+}
+
+/** Every link touching `revisionId`, in either direction. */
+export function linksOf(db: CaseDb, revisionId: string): CopyLinkRow[] {
+  return db
+    .prepare('SELECT * FROM evidence_copy WHERE revision_id = ? OR copy_of = ? ORDER BY revision_id, copy_of')
+    .all(revisionId, revisionId) as CopyLinkRow[];
+}
+
+export function copyLink(db: CaseDb, revisionId: string, copyOf: string): CopyLinkRow | undefined {
+  return db.prepare('SELECT * FROM evidence_copy WHERE revision_id = ? AND copy_of = ?').get(revisionId, copyOf) as CopyLinkRow | undefined;
+}
+
+/**
+ * Unconfirmed copy links among `revisionIds` (both ends in the set), keyed by each end: what
+ * independence counting collapses (DESIGN §3.11).
+ */
+export function probableCopiesAmong(db: CaseDb, revisionIds: readonly string[]): Map<string, { ref: string; why: string }[]> {
+  const out = new Map<string, { ref: string; why: string }[]>();
+  if (revisionIds.length < 2) return out;
+  const ids = JSON.stringify(revisionIds);
+  const rows = db
+    .prepare(
+      `SELECT revision_id, copy_of, reason FROM evidence_copy
+       WHERE independent_reason IS NULL AND revision_id IN (SELECT value FROM json_each(?)) AND copy_of IN (SELECT value FROM json_each(?))`,
+    )
+    .all(ids, ids) as { revision_id: string; copy_of: string; reason: string }[];
+  for (const r of rows) out.set(r.revision_id, [...(out.get(r.revision_id) ?? []), { ref: r.copy_of, why: r.reason }]);
+  return out;
+}
