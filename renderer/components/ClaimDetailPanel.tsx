@@ -36,10 +36,12 @@ export function ClaimDetailPanel({
         </div>
         <h2 data-testid={`${testId}-statement`}>{claim.statement}</h2>
       </header>
-      {claim.projection && (claim.projection !== 'ELIGIBLE' || claim.pendingRevalidation) && (
-        <div className="warn-note small" data-testid={`${testId}-projection`}>
-          <ProjectionBadge projection={claim.projection} />{' '}
-          {claim.pendingRevalidation ? 'Evidence it rests on was revoked or superseded: pending revalidation.' : claim.projectionReasons?.join('; ')}
+      {claim.projection && (
+        <div className={claim.projection === 'ELIGIBLE' && !claim.pendingRevalidation ? 'note small' : 'warn-note small'} data-testid={`${testId}-projection`}>
+          <span className="muted">Support projection</span> <ProjectionBadge projection={claim.projection} />{' '}
+          {claim.pendingRevalidation
+            ? 'Evidence it rests on was taken out of normal flows (revoked, superseded, quarantined or disputed): pending revalidation.'
+            : claim.projectionReasons?.join('; ')}
         </div>
       )}
       {(review || onOpenReview) && (
@@ -61,10 +63,16 @@ export function ClaimDetailPanel({
         </div>
       )}
       <div className="counts-row" data-testid={`${testId}-counts`}>
-        <div className="count-box">
-          <span className="muted small">Support |I_c| / |E_c|</span>
-          <b>
+        <div className="count-box" title="FULL_SUPPORT: only this counts toward the policy">
+          <span className="muted small">Full support |I_c| / |E_c|</span>
+          <b data-testid={`${testId}-full`}>
             {claim.support.independent} / {claim.support.all}
+          </b>
+        </div>
+        <div className="count-box" title="PARTIAL_SUPPORT: shown, never makes a claim SUPPORTED">
+          <span className="muted small">Partial support independent / all</span>
+          <b data-testid={`${testId}-partial`}>
+            {claim.partialSupport.independent} / {claim.partialSupport.all}
           </b>
         </div>
         <div className="count-box">
@@ -89,6 +97,25 @@ export function ClaimDetailPanel({
         ))}
         {claim.unresolvedReason && <li>Reviewer: {claim.unresolvedReason}</li>}
       </ul>
+      {claim.independence.some((g) => g.refs.length > 1) && (
+        <>
+          <h3>How independent sources were counted</h3>
+          <ul className="reasons" data-testid={`${testId}-independence`}>
+            {claim.independence
+              .filter((g) => g.refs.length > 1)
+              .map((g) => (
+                <li key={g.refs.join('|')}>
+                  <b>{g.refs.join(', ')}</b> count as one source ({g.source})
+                  <ul className="muted small">
+                    {g.why.map((w) => (
+                      <li key={w}>{w}</li>
+                    ))}
+                  </ul>
+                </li>
+              ))}
+          </ul>
+        </>
+      )}
       {claim.missingKinds.length > 0 && (
         <p className="warn-text" data-testid={`${testId}-missing`}>
           Missing required evidence kind: {claim.missingKinds.join(', ')}. This claim needs review and is never approved automatically.

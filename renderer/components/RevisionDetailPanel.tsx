@@ -1,6 +1,7 @@
 import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
 import type { RevisionSummary } from '../../shared/domain/schemas';
 import { StateBadge, StrengthTag } from './Badges';
+import { CopyLinks } from './CopyLinks';
 import { InertText } from './InertText';
 import { Lineage } from './Lineage';
 import { TransitionForm } from './TransitionForm';
@@ -49,6 +50,8 @@ export function RevisionDetailPanel({
           Quotes <code>{detail.span.sourceId}</code> [{detail.span.start}, {detail.span.end}) · quote SHA-256 <code>{detail.span.quoteSha256}</code>
         </p>
       )}
+      <h3>Probable copies</h3>
+      <CopyLinks revisionId={detail.revisionId} copies={detail.copies} testId={`${testId}-copies`} />
       {detail.validation && (
         <>
           <h3>Validation checklist</h3>

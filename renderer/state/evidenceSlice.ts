@@ -62,6 +62,16 @@ export const createEvidenceSlice: Slice<EvidenceSlice> = (set, get) => ({
     await get().refreshAll();
     return null;
   },
+  confirmIndependent: async (request) => {
+    try {
+      await call('evidence:confirmIndependent', request);
+    } catch (err) {
+      return actionErrorOf(err);
+    }
+    // Independence changes claim counts and statuses, the audit chain and both revisions' details.
+    await get().refreshAll();
+    return null;
+  },
   checkValidation: async (revisionId) => {
     try {
       return await call('evidence:validate', { revisionId });

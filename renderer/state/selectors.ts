@@ -87,6 +87,7 @@ export const selectActions = (s: WorkbenchState) => ({
   ensureRevisionDetails: s.ensureRevisionDetails,
   transitionRevision: s.transitionRevision,
   checkValidation: s.checkValidation,
+  confirmIndependent: s.confirmIndependent,
   markUnresolved: s.markUnresolved,
 });
 

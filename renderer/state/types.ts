@@ -83,6 +83,8 @@ export interface EvidenceSlice {
   transitionRevision: (request: RequestOf<'evidence:transition'>) => Promise<ActionError | null>;
   /** Dry run of the validation checklist: what a move to VALIDATED would find, writing nothing. */
   checkValidation: (revisionId: string) => Promise<ResponseOf<'evidence:validate'> | ActionError>;
+  /** Records that two revisions flagged as probable copies are independent sources; reloads what it affects. */
+  confirmIndependent: (request: RequestOf<'evidence:confirmIndependent'>) => Promise<ActionError | null>;
 }
 
 export interface ClaimsSlice {

@@ -71,7 +71,7 @@ describe('independentGroups', () => {
     const vendor = item('vendor', null, 'https://vendor.example/report');
     const repost = { ...item('repost', null, 'https://blog.example/post'), copies: [{ ref: 'vendor', why: 'near-same content (91% of shingles)' }] };
     expect(corroboration([vendor, repost])).toEqual({ all: 2, independent: 1 });
-    expect(independentGroupsExplained([vendor, repost])[0]!.why).toEqual(['vendor is a probable copy of repost: near-same content (91% of shingles)']);
+    expect(independentGroupsExplained([vendor, repost])[0]!.why).toEqual(['repost is a probable copy of vendor: near-same content (91% of shingles)']);
     // A copy link to an item that is not among these bindings changes nothing.
     expect(corroboration([repost]).independent).toBe(1);
   });

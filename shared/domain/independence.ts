@@ -59,7 +59,9 @@ function clusters(items: readonly CorroborationItem[]): Cluster[] {
   }
   const refs = [...byRef.keys()].sort(compare);
   const uf = new UnionFind();
-  const why = new Map<string, string>();
+  // Why each merge happened, kept with the ref that joined: one sentence per merge.
+  const why = new Map<string, string[]>();
+  const explain = (ref: string, sentence: string) => why.set(ref, [...(why.get(ref) ?? []), sentence]);
   const firstInGroup = new Map<string, string>();
   for (const ref of refs) {
     uf.add(ref);
@@ -67,12 +69,11 @@ function clusters(items: readonly CorroborationItem[]): Cluster[] {
     for (const group of [...groups].sort(compare)) {
       const first = firstInGroup.get(group);
       if (first === undefined) firstInGroup.set(group, ref);
-      else if (uf.union(first, ref) && !why.has(ref)) why.set(ref, `${ref} shares independence group ${group} with ${first}`);
+      else if (uf.union(first, ref)) explain(ref, `${ref} shares independence group ${group} with ${first}`);
     }
     for (const copy of [...copies].sort((a, b) => compare(a.ref, b.ref))) {
       if (!byRef.has(copy.ref)) continue;
-      const [earlier, later] = compare(copy.ref, ref) < 0 ? [copy.ref, ref] : [ref, copy.ref];
-      if (uf.union(earlier, later)) why.set(later, `${later} is a probable copy of ${earlier}: ${copy.why}`);
+      if (uf.union(copy.ref, ref)) explain(ref, `${ref} is a probable copy of ${copy.ref}: ${copy.why}`);
     }
   }
   const byRoot = new Map<string, Cluster>();
@@ -83,9 +84,8 @@ function clusters(items: readonly CorroborationItem[]): Cluster[] {
     c.refs.push(ref);
     const own = [...byRef.get(ref)!.sources];
     // An item with no traced source stands alone: it is its own source.
-    c.sources.push(...(own.length > 0 ? own.map((s) => `source:${s}`) : [`item:${ref}`]));
-    const w = why.get(ref);
-    if (w) c.why.push(w);
+    c.sources.push(...(own.length > 0 ? own.map((s) => `s:${s}`) : [`item:${ref}`]));
+    c.why.push(...(why.get(ref) ?? []));
   }
   return [...byRoot.values()].map((c) => ({ ...c, sources: [...new Set(c.sources)].sort(compare) }));
 }
@@ -115,7 +115,8 @@ function matchSources(cs: readonly Cluster[]): (string | null)[] {
   return matched;
 }
 
-const display = (key: string): string => (key.startsWith('source:') ? key.slice('source:'.length) : key);
+/** A source key as people read it: without the namespace prefixes ("s:", and "source:" of untraced evidence). */
+const display = (key: string): string => key.replace(/^s:/, '').replace(/^source:/, '');
 
 /**
  * The independent groups: one per counted source, with the clusters that could not be counted
