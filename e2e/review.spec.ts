@@ -206,9 +206,20 @@ test('completion gate: a reviewer may not finalize; the admin gets DRAFT with bl
   await app.actAs('priya.s');
   await app.ok('evidence:transition', { revisionId: 'ev-dlp-001@1', to: 'REVOKED', reason: 'DLP was blind: TLS inspection was off on 2026-11-20' });
   await app.ok('revocation:runWorker', {});
-  for (const claimId of ['cl-powershell', 'cl-persistence', 'cl-exfil']) {
+  for (const claimId of ['cl-powershell', 'cl-persistence']) {
     await app.ok('claim:markUnresolved', { claimId, reason: 'cannot be established from the evidence kept' });
   }
+  // cl-exfil requires a quorum of 3: UNRESOLVED needs the quorum to have looked and not decided.
+  const refused = await app.invokeRaw('claim:markUnresolved', { claimId: 'cl-exfil', reason: 'one reviewer alone' });
+  expect(refused.ok).toBe(false);
+  const { basis } = await app.ok('review:get', { claimId: 'cl-exfil' });
+  const checklist = { supportedByQuote: true, contradictingEvidence: true, sourceQualityMatchesClaim: true, outdated: false, marketingOrForum: false };
+  for (const reviewer of ['priya.s', 'jonas.w', 'lena.k']) {
+    await app.actAs(reviewer);
+    await app.ok('review:vote', { claimId: 'cl-exfil', basis, refuted: null, checklist, reason: 'the DLP gap leaves the volume unproven; abstaining' });
+  }
+  await app.ok('claim:markUnresolved', { claimId: 'cl-exfil', reason: 'the quorum could not decide from the evidence kept' });
+  await app.actAs('priya.s');
   const proposals = [
     await app.ok('decision:propose', { claimId: 'cl-takeover', verdict: 'SUPPORTED', rationale: 'Tor sign-in after a spray, owner on leave' }),
     await app.ok('decision:propose', { claimId: 'cl-phishing', verdict: 'REFUTED', rationale: 'no zip reached the mailbox' }),

@@ -126,7 +126,8 @@ test.describe('Graph view', () => {
     expect(claims.length).toBe(7);
     for (const c of claims) {
       await expect(graph.claimStatus(c.claimId)).toHaveText(c.status);
-      await expect(page.getByTestId(`graph-claim-support-${c.claimId}`)).toContainText(`${c.support.independent} indep. / ${c.support.all} all`);
+      await expect(page.getByTestId(`graph-claim-support-${c.claimId}`)).toContainText(`full ${c.support.independent}/${c.support.all}`);
+      await expect(page.getByTestId(`graph-claim-support-${c.claimId}`)).toContainText(`partial ${c.partialSupport.independent}/${c.partialSupport.all}`);
     }
     await expect(graph.claimStatus('cl-powershell')).toHaveText('MIXED');
     await expect(graph.edge('ev-edr-001@1', 'cl-powershell')).toHaveAttribute('data-relation', 'FULL_SUPPORT');

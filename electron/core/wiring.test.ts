@@ -3,7 +3,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Channel, RequestOf } from '../../shared/ipc/contract';
+import type { Channel, RequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { startHost } from '../host/server';
 import { verifyCaseFile } from '../host/verifyCommand';
 import { createReviewCase, type ReviewCase } from '../testing/reviewCase';
@@ -79,7 +79,7 @@ async function gateOf(path: string) {
     await dispatch(handlers, session, 'case:open', { path });
     const gate = await dispatch(handlers, session, 'case:gate', {});
     if (!gate.ok) throw new Error(gate.error.message);
-    return gate.value.blockers.map((x) => `${x.check}: ${x.kind} ${x.target}`).sort();
+    return (gate.value as ResponseOf<'case:gate'>).blockers.map((x) => `${x.check}: ${x.kind} ${x.target}`).sort();
   } finally {
     session.close();
   }

@@ -38,8 +38,8 @@ export const ClaimNode = memo(function ClaimNode({ data, selected }: NodeProps<C
         <span title="partial support: independent sources / all PARTIAL_SUPPORT revisions (never makes a claim SUPPORTED)">
           partial <b>{data.partialSupport.independent}</b>/{data.partialSupport.all}
         </span>
-        <span title="independent / all refuting revisions">
-          refute <b>{data.refute.independent}</b> / {data.refute.all}
+        <span title="refutation: independent sources / all REFUTES revisions">
+          refute <b>{data.refute.independent}</b>/{data.refute.all}
         </span>
       </div>
       {data.missingKinds.length > 0 && <div className="missing small">missing kind: {data.missingKinds.join(', ')}</div>}
