@@ -70,22 +70,35 @@ async function main(): Promise<void> {
     report('setup', { revisions: REVISIONS, load_s: (performance.now() - t0) / 1000, band_rows: bands, signature_and_bucket_mb: ((pagesAfter - pagesBefore) * pageSize) / 2 ** 20 });
 
     // New items: half fresh text, half copies of stored ones (the case the index exists for).
-    const probes = Array.from({ length: PROBES }, (_, i) => (i % 2 === 0 ? evidenceText(r, REVISIONS + i) : `Subject: FWD\n\n${texts[Math.floor(r() * texts.length)]}`));
+    // Copies are taken from revisions the probe may be linked to: the bulk loader spreads rows over
+    // tenants, classifications and kinds (acme for i % 4 < 3; i % 5 === 2 is internal threat
+    // intel), a link never names a revision outside the new one's tenant or above its
+    // classification, and near-same wording links reports, not machine records.
+    const linkable = texts.map((_, i) => i).filter((i) => i % 4 < 3 && i % 5 === 2);
+    const probes = Array.from({ length: PROBES }, (_, i) => (i % 2 === 0 ? evidenceText(r, REVISIONS + i) : `Subject: FWD\n\n${texts[linkable[Math.floor(r() * linkable.length)]!]}`));
     let k = 0;
     const detect = medianMs(() => {
       const i = k++;
       const revisionId = slots[i]!;
       ctx.db.transaction(() =>
-        detectCopies(ctx, { revisionId, evidenceId: revisionId.replace('@1', ''), content: probes[i % PROBES]!, tenant: 'acme', classification: 'internal' }),
+        detectCopies(ctx, { revisionId, evidenceId: revisionId.replace('@1', ''), kind: 'vendor_report', content: probes[i % PROBES]!, contentSha256: '', tenant: 'acme', classification: 'internal' }),
       )();
     }, 151, 5);
     const sha = medianMs(() => createHash('sha256').update(probes[k++ % PROBES]!).digest('hex'), 151, 5);
-    let found = 0;
+    // Odd probes are re-headed copies of stored revisions: each should be linked (the bucket caps
+    // must not lose them); even probes are fresh text.
+    const linked = { copies: 0, copyProbes: 0, fresh: 0, freshProbes: 0 };
     let n = 0;
     const ingest = medianMs(() => {
       const i = n++;
-      const out = ingestEvidence(ctx, { mediaType: 'text/plain', ...ingestRequest(`ev-probe-${i}`, { content: probes[i % PROBES]!, context: { sourceRef: `probe:${i}` } }) });
-      found += out.copies.length > 0 ? 1 : 0;
+      const out = ingestEvidence(ctx, { mediaType: 'text/plain', ...ingestRequest(`ev-probe-${i}`, { kind: 'vendor_report', content: probes[i % PROBES]!, context: { sourceRef: `probe:${i}` } }) });
+      if (i % 2 === 1) {
+        linked.copyProbes += 1;
+        linked.copies += out.copies.length > 0 ? 1 : 0;
+      } else {
+        linked.freshProbes += 1;
+        linked.fresh += out.copies.length > 0 ? 1 : 0;
+      }
     }, 151, 5);
     report('copy detection on ingest, case of ' + REVISIONS.toLocaleString('en') + ' revisions', {
       detect_ms_per_item: detect,
@@ -93,7 +106,8 @@ async function main(): Promise<void> {
       baseline_sha256_ms: sha,
       ratio_detect_vs_sha256: detect / sha,
       share_of_ingest: detect / ingest,
-      probes_linked: `${found}/${n}`,
+      copies_found: `${linked.copies}/${linked.copyProbes}`,
+      fresh_text_linked: `${linked.fresh}/${linked.freshProbes}`,
       goal: detect < 1 ? 'under 1 ms: met' : 'under 1 ms: MISSED',
     });
   } finally {

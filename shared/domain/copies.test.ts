@@ -11,6 +11,7 @@ import {
   decodeSignature,
   encodeSignature,
   judgeCopy,
+  judgeCopyBetween,
   MIN_COPY_SHINGLES,
   type CopySignature,
 } from './copies';
@@ -213,3 +214,26 @@ describe('encodeSignature / decodeSignature', () => {
 });
 
 const PINNED_BAND_KEYS = ['b00:bdc9a76a', 'b01:e322e393', 'b02:4168972c'];
+
+describe('judgeCopyBetween: reports by wording, machine records only when identical', () => {
+  const edr = (host: string, minute: number) =>
+    `EDR on ${host} recorded rclone.exe started by svc-backup at 03:${minute} UTC. The process opened 412 files under D:\\Finance and held a TLS session to 45.137.21.9 for 31 minutes.`;
+  const party = (kind: string, content: string) => ({ kind, contentSha256: `sha-of:${content}`, signature: copySignature(content) });
+
+  it('two events from one EDR template on two hosts are two observations', () => {
+    const a = party('telemetry', edr('HOST-FS01', 9));
+    const b = party('telemetry', edr('HOST-FS02', 11));
+    expect(judgeCopy(a.signature, b.signature).probableCopy).toBe(true);
+    const verdict = judgeCopyBetween(a, b);
+    expect(verdict.probableCopy).toBe(false);
+    expect(verdict.reason).toContain('separate observations unless identical');
+  });
+
+  it('the same record exported twice is a copy, and so is a re-headed report', () => {
+    expect(judgeCopyBetween(party('log_record', edr('HOST-FS01', 9)), party('log_record', edr('HOST-FS01', 9))).probableCopy).toBe(true);
+    const report = edr('HOST-FS01', 9);
+    expect(judgeCopyBetween(party('vendor_report', report), party('threat_intel', `Subject: FWD\n\n${report}`)).probableCopy).toBe(true);
+    // A report quoting a machine record word for word but with a header is not the same record.
+    expect(judgeCopyBetween(party('telemetry', report), party('vendor_report', `Subject: FWD\n\n${report}`)).probableCopy).toBe(false);
+  });
+});

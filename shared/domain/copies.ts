@@ -375,3 +375,28 @@ function fromBase64Url(text: string): Uint8Array {
 export function bandBuckets(sig: CopySignature): number[] {
   return bandKeys(sig).map((key, band) => band * 2 ** 32 + parseInt(key.slice(key.indexOf(':') + 1), 16));
 }
+
+/**
+ * Kinds whose content is a machine's record of one observation (an EDR event, a log line, a tool
+ * run, a forensic artifact). Records from one template read alike by design: two EDR events on
+ * two hosts share almost every word pair and are still two observations. Between such records
+ * only identical content (the same record exported twice) is a copy; near-same wording is the
+ * copying failure of reports, notes and summaries that people and agents write (seed 000 §38.2).
+ */
+export const MACHINE_RECORD_KINDS: ReadonlySet<string> = new Set(['telemetry', 'log_record', 'forensic_artifact', 'tool_result']);
+
+export interface CopyParty {
+  kind: string;
+  contentSha256: string;
+  signature: CopySignature;
+}
+
+/** The copy verdict between two revisions: near-same wording between reports, identical content where a machine record is involved. */
+export function judgeCopyBetween(a: CopyParty, b: CopyParty): CopyJudgement {
+  if (!MACHINE_RECORD_KINDS.has(a.kind) && !MACHINE_RECORD_KINDS.has(b.kind)) return judgeCopy(a.signature, b.signature);
+  if (a.contentSha256 === b.contentSha256) {
+    return { probableCopy: true, jaccard: 1, containment: 1, reason: 'Identical content: the same machine record, exported twice.' };
+  }
+  const near = judgeCopy(a.signature, b.signature);
+  return { ...near, probableCopy: false, reason: `Machine records from one template are separate observations unless identical. ${near.reason}` };
+}

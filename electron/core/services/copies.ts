@@ -1,4 +1,4 @@
-import { bandBuckets, copySignature, decodeSignature, encodeSignature, judgeCopy } from '../../../shared/domain/copies';
+import { bandBuckets, copySignature, decodeSignature, encodeSignature, judgeCopyBetween } from '../../../shared/domain/copies';
 import type { Classification } from '../../../shared/domain/enums';
 import type { CopyLinkView } from '../../../shared/ipc/channels/evidence';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
@@ -14,8 +14,9 @@ import { assertRole, visibleRefs } from './claimBasis';
 /**
  * Probable copies (DESIGN §3.11, seed 000 §38.2: copies counted as independent evidence disprove
  * the design). Every new revision gets a MinHash signature; its LSH buckets find earlier revisions
- * of other lineages in the same tenant, at or below its classification, and those judgeCopy calls
- * near-same are linked to it. Linked revisions count as one source until a reviewer confirms,
+ * of other lineages in the same tenant, at or below its classification, and those judged copies
+ * (near-same wording between reports, identical content where a machine record is involved) are
+ * linked to it. Linked revisions count as one source until a reviewer confirms,
  * with a receipt, that they are independent.
  */
 export interface CopyFinding {
@@ -31,14 +32,17 @@ export interface CopyFinding {
  */
 export function detectCopies(
   ctx: ServiceContext,
-  r: { revisionId: string; evidenceId: string; content: string; tenant: string; classification: Classification },
+  r: { revisionId: string; evidenceId: string; kind: string; content: string; contentSha256: string; tenant: string; classification: Classification },
 ): { copies: CopyFinding[]; signatureSha256: string } {
   const sig = copySignature(r.content);
   const encoded = encodeSignature(sig);
   const buckets = bandBuckets(sig);
   const copies: CopyFinding[] = [];
   for (const candidate of copyCandidates(ctx.db, { buckets, evidenceId: r.evidenceId, tenant: r.tenant, classifications: visibleClassifications(r.classification) })) {
-    const verdict = judgeCopy(sig, decodeSignature(candidate.signature));
+    const verdict = judgeCopyBetween(
+      { kind: r.kind, contentSha256: r.contentSha256, signature: sig },
+      { kind: candidate.kind, contentSha256: candidate.content_sha256, signature: decodeSignature(candidate.signature) },
+    );
     if (!verdict.probableCopy) continue;
     insertCopyLink(ctx.db, { revision_id: r.revisionId, copy_of: candidate.revision_id, jaccard: verdict.jaccard, containment: verdict.containment, reason: verdict.reason, detected_at: ctx.now() });
     copies.push({ copyOf: candidate.revision_id, jaccard: verdict.jaccard, containment: verdict.containment, reason: verdict.reason });

@@ -103,7 +103,7 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
     insertRevision(ctx, { revisionId, evidenceId, revision: 1, supersedes: null, state, kind: req.kind, content: req.content, sha, mediaType: req.mediaType, context: req.context });
     insertTransition(ctx, { revisionId, from: null, to: state, reason, supportingRef: null });
     const spanBody = req.span && span ? attachSpan(ctx, revisionId, req.span, span, 'evidence:ingest') : null;
-    const found = detectCopies(ctx, { revisionId, evidenceId, content: req.content, tenant: req.context.tenant, classification: req.context.classification });
+    const found = detectCopies(ctx, { revisionId, evidenceId, kind: req.kind, content: req.content, contentSha256: sha, tenant: req.context.tenant, classification: req.context.classification });
     appendReceipt(ctx, {
       action: 'evidence:ingest',
       targets: [`revision:${revisionId}`, ...(req.span ? [`source:${req.span.sourceId}`] : [])],
@@ -143,7 +143,7 @@ export function reviseEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
     insertRevision(ctx, { revisionId, evidenceId: old.evidence_id, revision: old.revision + 1, supersedes: old.revision_id, state, kind: old.kind, content: req.content, sha, mediaType: old.media_type, context });
     insertTransition(ctx, { revisionId, from: null, to: state, reason: `${reason} (revision of ${old.revision_id}: ${req.reason})`, supportingRef: old.revision_id });
     const spanBody = req.span && span ? attachSpan(ctx, revisionId, req.span, span, channel) : null;
-    const found = detectCopies(ctx, { revisionId, evidenceId: old.evidence_id, content: req.content, tenant: context.tenant, classification: context.classification });
+    const found = detectCopies(ctx, { revisionId, evidenceId: old.evidence_id, kind: old.kind, content: req.content, contentSha256: sha, tenant: context.tenant, classification: context.classification });
     const superseded = canTransition(old.state, 'SUPERSEDED')
       ? applyTransition(ctx, old, { revisionId: old.revision_id, to: 'SUPERSEDED', reason: `superseded by ${revisionId}: ${req.reason}`, supportingRef: revisionId }, channel)
       : null;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkEvidence } from '../../testing/fixtures/bulk';
 import { createTestCase, type TestCase } from '../../testing/testCase';
+import { BUCKET_HITS_SQL, COPY_CANDIDATES_SQL } from '../store/copyRows';
 import { listEvidenceQuery } from './evidenceReads';
 
 let tc: TestCase;
@@ -17,6 +18,16 @@ const planOf = (sql: string, params: unknown[]) =>
   (tc.session.db().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
 
 describe('hot queries keep their indexes', () => {
+  it('copy candidates on ingest are read by bucket and signature keys, never by a tenant of revisions', () => {
+    const bucket = planOf(BUCKET_HITS_SQL, [8, '[1, 2, 3]']);
+    expect(bucket).toMatch(/SEARCH copy_band USING PRIMARY KEY \(bucket=\?\)/);
+    expect(bucket).not.toMatch(/SCAN copy_band/);
+    const plan = planOf(COPY_CANDIDATES_SQL, ['[1, 2, 3]', 'ev-x', 'acme', '["public", "internal"]']);
+    expect(plan).toMatch(/SEARCH s USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(plan).toMatch(/SEARCH r USING INDEX sqlite_autoindex_evidence_revision_1 \(revision_id=\?\)/);
+    expect(plan).not.toMatch(/evidence_revision_by_acl/);
+  });
+
   it.each([
     ['first page', { limit: 50 }],
     ['page after a cursor', { limit: 50, after: 'ev-bulk-0001500@1' }],

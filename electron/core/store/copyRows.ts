@@ -15,7 +15,10 @@ export interface CopyLinkRow {
 }
 
 export interface CopyCandidate {
+  sig_id: number;
   revision_id: string;
+  kind: string;
+  content_sha256: string;
   signature: string;
   shared: number;
 }
@@ -32,17 +35,40 @@ export function copyCandidates(
   db: CaseDb,
   q: { buckets: readonly number[]; evidenceId: string; tenant: string; classifications: readonly Classification[] },
 ): CopyCandidate[] {
-  return db
-    .prepare(
-      `SELECT s.revision_id, s.signature, COUNT(*) AS shared
-       FROM copy_band b JOIN copy_signature s ON s.sig_id = b.sig_id
-       JOIN evidence_revision r ON r.revision_id = s.revision_id
-       WHERE b.bucket IN (SELECT value FROM json_each(?)) AND r.evidence_id <> ? AND r.tenant = ?
-         AND r.classification IN (SELECT value FROM json_each(?))
-       GROUP BY s.sig_id ORDER BY shared DESC, s.revision_id LIMIT ?`,
-    )
-    .all(JSON.stringify(q.buckets), q.evidenceId, q.tenant, JSON.stringify(q.classifications), MAX_COPY_CANDIDATES) as CopyCandidate[];
+  // A bucket holding more than CROWDED_BUCKET signatures is boilerplate (a feed's template, a
+  // standard disclaimer) and says nothing about copying; it is skipped instead of scanned. A real
+  // copy shares several buckets built from its own specific wording, and is found through those.
+  const shared = new Map<number, number>();
+  for (const list of db.prepare(BUCKET_HITS_SQL).pluck().all(CROWDED_BUCKET + 1, JSON.stringify(q.buckets)) as (string | null)[]) {
+    const ids = list?.split(',') ?? [];
+    if (ids.length > CROWDED_BUCKET) continue;
+    for (const id of ids) shared.set(Number(id), (shared.get(Number(id)) ?? 0) + 1);
+  }
+  if (shared.size === 0) return [];
+  const top = [...shared].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, MAX_COPY_CANDIDATES);
+  const rows = db.prepare(COPY_CANDIDATES_SQL).all(JSON.stringify(top.map(([id]) => id)), q.evidenceId, q.tenant, JSON.stringify(q.classifications)) as Omit<CopyCandidate, 'shared'>[];
+  return rows
+    .map((r) => ({ ...r, shared: shared.get(r.sig_id)! }))
+    .sort((a, b) => b.shared - a.shared || (a.revision_id < b.revision_id ? -1 : 1))
+    .slice(0, MAX_COPY_CANDIDATES);
 }
+
+/** More signatures than this in one bucket make it boilerplate. */
+export const CROWDED_BUCKET = 32;
+
+/** One statement, one index seek per bucket inside SQLite: up to a limit of signatures per bucket. */
+export const BUCKET_HITS_SQL = `SELECT (SELECT group_concat(sig_id) FROM (SELECT sig_id FROM copy_band WHERE bucket = j.value ORDER BY sig_id DESC LIMIT ?))
+  FROM json_each(?) j`;
+
+/**
+ * The candidates' revisions, by signature id, kept to other lineages in the tenant at or below
+ * the classification. CROSS JOIN keeps SQLite from starting at the revision table's ACL index,
+ * which walks a whole tenant. Exported so a test can hold the plan to the primary keys.
+ */
+export const COPY_CANDIDATES_SQL = `SELECT s.sig_id, s.revision_id, s.signature, r.kind, r.content_sha256
+  FROM copy_signature s CROSS JOIN evidence_revision r ON r.revision_id = s.revision_id
+  WHERE s.sig_id IN (SELECT value FROM json_each(?)) AND r.evidence_id <> ? AND r.tenant = ?
+    AND r.classification IN (SELECT value FROM json_each(?))`;
 
 export function insertSignature(db: CaseDb, revisionId: string, signature: string, buckets: readonly number[]): void {
   const sigId = Number(db.prepare('INSERT INTO copy_signature (revision_id, signature) VALUES (?, ?)').run(revisionId, signature).lastInsertRowid);
