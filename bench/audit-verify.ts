@@ -26,6 +26,7 @@ import { dispatch } from '../electron/core/dispatch';
 import { handlers } from '../electron/core/handlers';
 import { readCaseMeta } from '../electron/core/services/caseMeta';
 import { Session } from '../electron/core/session';
+import { seededRandom } from './lib';
 
 const { values } = parseArgs({
   options: {
@@ -40,17 +41,6 @@ const MEAN_RUN = Number(values['mean-run']);
 const REPEATS = Number(values.repeats);
 const REVIEWERS = ['admin', 'ana', 'ben', 'cem', 'dia', 'eli'];
 
-/** mulberry32: a small seeded PRNG, so every run of the bench builds the same chain. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const perReceipt = (ms: number, n: number) => `${((ms * 1000) / n).toFixed(2)} µs/receipt`;
@@ -89,7 +79,7 @@ function appendReceipts(path: string, keys: Map<string, SigningKey>): { runs: nu
     `INSERT INTO audit_receipt (seq, at, actor, action, targets, body, pre_state_fp, post_state_fp, artifact_digests, prev_hash, hash, signer, signature)
      VALUES (?, ?, ?, ?, ?, ?, NULL, ?, '{}', ?, ?, ?, ?)`,
   );
-  const random = prng(20261120);
+  const random = seededRandom(20261120);
   let prevHash = last.hash;
   let prevSig = last.signature;
   let actor = last.actor;

@@ -10,22 +10,11 @@ import { insertSignature } from '../electron/core/store/copyRows';
 import { bulkEvidence } from '../electron/testing/fixtures/bulk';
 import { ingestRequest } from '../electron/testing/fixtures/evidence';
 import { createTestCase } from '../electron/testing/testCase';
-import { medianMs, report } from './lib';
+import { medianMs, report, seededRandom } from './lib';
 
 const REVISIONS = Number(process.env.BENCH_REVISIONS ?? 100_000);
 const PROBES = 400;
 
-/** Seeded PRNG (mulberry32): the same case every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VERBS = ['connected to', 'downloaded', 'spawned', 'wrote', 'deleted', 'encrypted', 'uploaded', 'queried', 'scheduled', 'injected into'];
 const OBJECTS = ['rclone.exe', 'a scheduled task', 'lsass memory', 'the finance share', 'a WebDAV remote', 'an archive', 'a registry run key', 'PowerShell', 'a service binary', 'the VPN portal'];
@@ -45,7 +34,7 @@ async function main(): Promise<void> {
   const tc = await createTestCase();
   try {
     const ctx = tc.session.context();
-    const r = rng(8);
+    const r = seededRandom(8);
     const t0 = performance.now();
     // One in ten revisions is a re-headed copy of an earlier one, so buckets hold real families.
     const texts: string[] = [];

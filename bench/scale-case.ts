@@ -5,27 +5,17 @@
 import { performance } from 'node:perf_hooks';
 import { createTestCase } from '../electron/testing/testCase';
 import { ingestRequest } from '../electron/testing/fixtures/evidence';
-import { medianMs, medianMsAsync, report } from './lib';
+import { medianMs, medianMsAsync, report, seededRandom } from './lib';
 
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 10_000);
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HOSTS = Array.from({ length: 400 }, (_, i) => `HOST-${String(i).padStart(3, '0')}`);
 const TOOLS = ['rclone.exe', 'psexec.exe', 'mimikatz', 'AnyDesk', 'a PowerShell loader', 'a Cobalt Strike beacon', 'ntdsutil', 'a WebDAV client'];
 const ACCOUNTS = ['svc-backup', 'adm-jdoe', 'svc-sql', 'helpdesk-07', 'contractor-22', 'svc-scan'];
 
 async function main(): Promise<void> {
-  const r = rng(10_000);
+  const r = seededRandom(10_000);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
   const tc = await createTestCase();
   try {

@@ -2,11 +2,9 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyCaseFile } from '../../host/verifyCommand';
 import { ingestRequest } from '../../testing/fixtures/evidence';
+import { QUOTE, REPORT, START } from '../../testing/fixtures/sources';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 
-const REPORT = 'Vendor A report VA-2026-311: 45.137.21.9 observed as exfiltration endpoint for rclone in 3 intrusions (Oct 2026).';
-const QUOTE = '45.137.21.9 observed as exfiltration endpoint for rclone';
-const START = REPORT.indexOf(QUOTE);
 
 let tc: TestCase;
 beforeEach(async () => {
