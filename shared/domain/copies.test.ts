@@ -6,7 +6,6 @@ import {
   COPY_BANDS,
   COPY_HASHES,
   COPY_MIN_JACCARD,
-  copyShingles,
   copySignature,
   decodeSignature,
   encodeSignature,
@@ -15,6 +14,7 @@ import {
   MIN_COPY_SHINGLES,
   type CopySignature,
 } from './copies';
+import { copyShingles } from './copyShingles';
 
 // Written for these tests in the style of a vendor malware write-up.
 const REPORT =
