@@ -7,6 +7,7 @@ import {
   type ParsedRequestOf,
   type ResponseOf,
 } from '../../shared/ipc/contract';
+import { illFormedText } from '../../shared/ipc/wellFormedText';
 import { WorkbenchError } from './errors';
 import type { Session } from './session';
 
@@ -34,7 +35,7 @@ const describeIssues = (issues: IssueDetail[]): string =>
 
 /**
  * The single entry every transport (Electron IPC, loopback HTTP, CLI) goes through: validates the
- * request with the contract, runs the one handler, checks the response shape, and answers the
+ * request with the contract (and refuses text that is not well-formed Unicode), runs the one handler, checks the response shape, and answers the
  * envelope. Nothing but a WorkbenchError's message leaves here, so internals never leak.
  */
 export async function dispatch(
@@ -56,6 +57,13 @@ export async function dispatch(
     return {
       ok: false,
       error: { code: 'VALIDATION', message: `${channel}: invalid request: ${describeIssues(issues)}`, issues },
+    };
+  }
+  const illFormed = illFormedText(parsed.data);
+  if (illFormed.length > 0) {
+    return {
+      ok: false,
+      error: { code: 'VALIDATION', message: `${channel}: invalid request: ${describeIssues(illFormed)}`, issues: illFormed },
     };
   }
   try {
