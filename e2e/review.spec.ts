@@ -252,6 +252,23 @@ test('completion gate: a reviewer may not finalize; the admin gets DRAFT with bl
   await audit.open();
   await audit.verifyAgainst(certified!);
   await expect(audit.headResult).toContainText('1 receipt was appended since');
+
+  // FINAL is a lock: a change is refused with the reason, until an admin reopens the case.
+  const late = await app.invokeRaw('claim:create', { claimId: 'cl-late', statement: 'too late', tenant: 'acme', classification: 'internal' });
+  expect(late).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringContaining('the case is FINAL') } });
+  await gate.open();
+  await expect(page.getByTestId('gate-lock')).toContainText('Locked');
+  await page.getByTestId('gate-reopen').click();
+  await expect(page.getByTestId('gate-reopen-consequence')).toContainText('DRAFT again');
+  await app.screenshot('gate-locked-reopen');
+  await page.getByTestId('gate-reopen-confirm').click();
+  await expect(page.getByTestId('gate-reopen-error')).toContainText('reason');
+  await page.getByTestId('gate-reopen-reason').fill('the ISP delivered NetFlow for 03:00-04:00; re-review the exfil volume');
+  await page.getByTestId('gate-reopen').click();
+  await page.getByTestId('gate-reopen-confirm').click();
+  await expect(page.getByTestId('gate-state')).toHaveText('DRAFT');
+  await expect(page.getByTestId('gate-last')).toContainText('it was reopened since');
+  await app.ok('claim:create', { claimId: 'cl-late', statement: 'now accepted', tenant: 'acme', classification: 'internal' });
 });
 
 test('graph: a claim whose decided evidence is revoked shows PENDING REVALIDATION and its decision state', async ({ app, page }) => {

@@ -243,10 +243,16 @@ test.describe('Quarantine view', () => {
     await app.screenshot('quarantine-released');
   });
 
-  test('revoke moves the item to REVOKED', async ({ app, page }) => {
+  test('revoke says it is terminal and asks again; cancelling changes nothing, confirming moves the item to REVOKED', async ({ app, page }) => {
     const quarantine = new QuarantineViewPage(app);
     await quarantine.open();
     await quarantine.select('ev-tamper-001@1');
+    const revoke = page.getByTestId('quarantine-action-revoked');
+    await revoke.click();
+    await expect(page.getByTestId('quarantine-action-revoked-consequence')).toContainText('is terminal: it will never be usable again');
+    await app.screenshot('revoke-confirm');
+    await page.getByTestId('quarantine-action-revoked-cancel').click();
+    expect((await app.ok('evidence:get', { revisionId: 'ev-tamper-001@1' })).state).toBe('QUARANTINED');
     await quarantine.action.press('REVOKED', 'export bundle altered in transit; original requested from the SIEM team');
     await expect(page.getByTestId('quarantine-outcome')).toContainText('QUARANTINED → REVOKED');
     await expect(quarantine.entry('ev-tamper-001@1')).toHaveCount(0);

@@ -109,8 +109,11 @@ export class GatePanelPage {
   blockers(): Locator {
     return this.page.getByTestId('gate-blockers-row');
   }
+  /** Finalizing locks the case, so the panel names that and asks again before it acts. */
   async finalize(): Promise<void> {
     await this.page.getByTestId('gate-finalize').click();
+    await this.page.getByTestId('gate-finalize-consequence').waitFor();
+    await this.page.getByTestId('gate-finalize-confirm').click();
   }
   get result(): Locator {
     return this.page.getByTestId('gate-result');

@@ -26,12 +26,20 @@ export class TransitionFormPart {
     await this.page.getByTestId(`${this.testId}-reason`).fill(reason);
     if (supportingRef !== undefined) await this.page.getByTestId(`${this.testId}-ref`).fill(supportingRef);
     await this.page.getByTestId(`${this.testId}-submit`).click();
+    // A revoke is terminal: the form says so and asks again (DESIGN §3.10).
+    if (to === 'REVOKED') await this.confirm(`${this.testId}-submit`);
+  }
+
+  private async confirm(buttonTestId: string): Promise<void> {
+    await this.page.getByTestId(`${buttonTestId}-consequence`).waitFor();
+    await this.page.getByTestId(`${buttonTestId}-confirm`).click();
   }
 
   /** The 'buttons' presentation: one button per allowed move. */
   async press(to: string, reason: string): Promise<void> {
     await this.page.getByTestId(`${this.testId}-reason`).fill(reason);
     await this.page.getByTestId(`${this.testId}-${to.toLowerCase()}`).click();
+    if (to === 'REVOKED') await this.confirm(`${this.testId}-${to.toLowerCase()}`);
   }
 }
 

@@ -5,6 +5,7 @@ import { allowedNext } from '../../shared/domain/lifecycle';
 import type { ActionError } from '../state/types';
 import { selectActions } from '../state/selectors';
 import { useWorkbench } from '../state/store';
+import { ConfirmStep } from './ConfirmStep';
 import { ErrorNotice } from './ErrorNotice';
 import { ValidationGate, type DryRun } from './ValidationGate';
 
@@ -19,6 +20,14 @@ interface Props {
   /** Called after a recorded move, for views where the revision then leaves the screen. */
   onDone?: (message: string, to: LifecycleState) => void;
 }
+
+/** What a revoke does, said before it is done (DESIGN §3.10): it is terminal. */
+const revokeConsequence = (revisionId: string) => (
+  <>
+    Revoking <code>{revisionId}</code> is terminal: it will never be usable again. Every claim and decision resting on it, and evidence derived from it, is
+    fenced at once (pending revalidation), and each approved decision that loses its support opens a remediation.
+  </>
+);
 
 /**
  * A lifecycle move with its reason. Only the moves the lifecycle table allows are offered; the
@@ -140,22 +149,32 @@ export function TransitionForm({ revisionId, state, testId, presentation = 'sele
       )}
       <div className="row">
         {presentation === 'select' ? (
-          <button type="submit" data-testid={`${testId}-submit`} disabled={busy}>
-            Record transition
-          </button>
-        ) : (
-          moves.map((m) => (
-            <button
-              key={m}
-              type="button"
-              className={m === 'REVOKED' ? 'danger' : undefined}
-              data-testid={`${testId}-${m.toLowerCase()}`}
-              disabled={busy}
-              onClick={() => void submit(m)}
-            >
-              {labels[m] ?? `Move to ${m}`}
+          to === 'REVOKED' ? (
+            <ConfirmStep label="Record transition" confirmLabel="Revoke" consequence={revokeConsequence(revisionId)} testId={`${testId}-submit`} disabled={busy} onConfirm={() => void submit(to)} />
+          ) : (
+            <button type="submit" data-testid={`${testId}-submit`} disabled={busy}>
+              Record transition
             </button>
-          ))
+          )
+        ) : (
+          moves.map((m) =>
+            m === 'REVOKED' ? (
+              <ConfirmStep
+                key={m}
+                label={labels[m] ?? `Move to ${m}`}
+                confirmLabel="Revoke"
+                className="danger"
+                consequence={revokeConsequence(revisionId)}
+                testId={`${testId}-${m.toLowerCase()}`}
+                disabled={busy}
+                onConfirm={() => void submit(m)}
+              />
+            ) : (
+              <button key={m} type="button" data-testid={`${testId}-${m.toLowerCase()}`} disabled={busy} onClick={() => void submit(m)}>
+                {labels[m] ?? `Move to ${m}`}
+              </button>
+            ),
+          )
         )}
       </div>
       {errorNote}

@@ -24,4 +24,14 @@ export const createGateSlice: Slice<GateSlice> = (set, get) => ({
     await get().refreshAll();
     set({ finalizeOutcome: outcome });
   },
+  reopenCase: async (reason) => {
+    try {
+      await call('case:reopen', { reason });
+    } catch (err) {
+      return actionErrorOf(err);
+    }
+    await get().refreshAll();
+    set({ finalizeOutcome: null });
+    return null;
+  },
 });

@@ -112,7 +112,7 @@ export const selectAuditActions = (s: WorkbenchState) => ({
   verifyAgainstHead: s.verifyAgainstHead,
 });
 
-export const selectGateActions = (s: WorkbenchState) => ({ loadGate: s.loadGate, finalizeCase: s.finalizeCase });
+export const selectGateActions = (s: WorkbenchState) => ({ loadGate: s.loadGate, finalizeCase: s.finalizeCase, reopenCase: s.reopenCase });
 
 export const selectRemediationActions = (s: WorkbenchState) => ({
   loadRemediations: s.loadRemediations,

@@ -193,4 +193,6 @@ export interface GateSlice {
   finalizeOutcome: { result: FinalizeResult } | { error: ActionError } | null;
   loadGate: () => Promise<void>;
   finalizeCase: () => Promise<void>;
+  /** An admin makes a FINAL case DRAFT again, with a reason; refusals come back for the form. */
+  reopenCase: (reason: string) => Promise<ActionError | null>;
 }

@@ -74,6 +74,9 @@ const steps: Step[] = [
   { name: 'case:gate (read)', as: 'carol', channel: 'case:gate', request: () => ({}), expect: 0 },
   { name: 'case:finalize by a reviewer', as: 'carol', channel: 'case:finalize', request: () => ({}), expect: 'FORBIDDEN' },
   { name: 'case:finalize', as: 'admin', channel: 'case:finalize', request: () => ({}), expect: 1, receiptOnly: true },
+  { name: 'claim:create on a FINAL case', as: 'alice', channel: 'claim:create', request: () => ({ claimId: 'cl-after', statement: 'too late', tenant: 'acme', classification: 'internal' }), expect: 'CONFLICT' },
+  { name: 'case:reopen by a reviewer', as: 'carol', channel: 'case:reopen', request: () => ({ reason: 'mine' }), expect: 'FORBIDDEN' },
+  { name: 'case:reopen', as: 'admin', channel: 'case:reopen', request: () => ({ reason: 'EDR re-export arrived' }), expect: 1, receiptOnly: true },
   { name: 'evidence:revise (new revision + old one superseded: one action, one receipt)', as: 'admin', channel: 'evidence:revise', request: () => ({ supersedes: 'ev-a@1', content: 'powershell.exe -enc ... (full command line)', reason: 'EDR re-export with the full command line' }), expect: 1 },
   { name: 'case:finalize while blocked (decision on superseded evidence)', as: 'admin', channel: 'case:finalize', request: () => ({}), expect: 0 },
 ];

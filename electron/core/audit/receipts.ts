@@ -4,6 +4,7 @@ import { sha256Hex } from '../crypto';
 import { conflict, forbidden } from '../errors';
 import type { CaseDb } from '../store/caseFile';
 import { keyIdOf, publicKeyObject, verifySignature } from './keys';
+import { assertOpenForChange } from './caseLock';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -88,6 +89,8 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
   if (!db.inTransaction) {
     throw new Error(`appendReceipt(${input.action}) must run inside the change's transaction`);
   }
+  // A FINAL case takes no change but its reopening (DESIGN §3.10).
+  assertOpenForChange(db, input.action);
   if (!ctx.keyring) {
     throw forbidden(`${input.action} refused: this session has no reviewer keys, so the change cannot be signed; open the case through a workbench session`);
   }

@@ -1,7 +1,8 @@
 import type { HandlersFor } from '../dispatch';
-import { finalizeCase, gateStatus } from '../services/gate';
+import { finalizeCase, gateStatus, reopenCase } from '../services/gate';
 
 export const gateHandlers = {
   'case:gate': (s) => gateStatus(s.context()),
   'case:finalize': (s) => finalizeCase(s.context()),
-} satisfies HandlersFor<'case:gate' | 'case:finalize'>;
+  'case:reopen': (s, req) => reopenCase(s.context(), req),
+} satisfies HandlersFor<'case:gate' | 'case:finalize' | 'case:reopen'>;

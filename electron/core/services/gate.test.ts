@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
+import { verifyCaseFile } from '../../host/verifyCommand';
 import { tableDigest } from '../store/digest';
 import { gateBlockers } from './gate';
 import { GATE_CHECKS } from './gateChecks';
@@ -85,9 +86,29 @@ describe('case:finalize', () => {
     expect((receipt.body.claims as unknown[]).length).toBe(5);
     expect(await rc.call('case:gate', {})).toMatchObject({ ready: true, final: true, lastFinalization: { seq: head.seq, certifiedHead: headBefore } });
 
-    // Anything appended afterwards makes the case a draft again until it is finalized anew.
+    // FINAL locks the case (issue 9.6): every change is refused, with nothing written, until an
+    // admin reopens it with a reason.
+    const locked = tableDigest(rc.casePath);
+    for (const [as, channel, request] of [
+      ['alice', 'claim:create', { claimId: 'cl-late', statement: 'late', tenant: 'acme', classification: 'internal' }],
+      ['bob', 'evidence:transition', { revisionId: ev3, to: 'REVOKED', reason: 'after the fact' }],
+      ['admin', 'case:finalize', {}],
+    ] as const) {
+      rc.as(as);
+      const refused = await rc.raw(channel, request);
+      expect(refused).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringContaining('the case is FINAL') } });
+    }
+    expect(tableDigest(rc.casePath)).toBe(locked);
+    rc.as('bob');
+    expect(await rc.raw('case:reopen', { reason: 'new evidence' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    rc.as('admin');
+    expect(await rc.raw('case:reopen', { reason: '  ' })).toMatchObject({ ok: false, error: { code: 'VALIDATION', issues: [{ path: ['reason'] }] } });
+    const reopened = await rc.call('case:reopen', { reason: 'the ISP sent the missing NetFlow; re-review exfil volume' });
+    expect(reopened.finalizationSeq).toBe(head.seq);
+    expect(await rc.raw('case:reopen', { reason: 'again' })).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringContaining('not FINAL') } });
     await rc.claim('cl-late');
-    expect((await rc.call('case:gate', {})).final).toBe(false);
+    expect(await rc.call('case:gate', {})).toMatchObject({ final: false, lastFinalization: { seq: head.seq } });
+    expect((await verifyCaseFile(rc.casePath)).exitCode).toBe(0);
   });
 
   it('blocks a SUPPORTED decision whose quorum no longer survives, and an approval resting on revoked evidence', async () => {

@@ -1,9 +1,10 @@
 import type { Blocker } from '../../../shared/ipc/channels/gate';
-import type { ResponseOf } from '../../../shared/ipc/contract';
+import type { ParsedRequestOf, ResponseOf } from '../../../shared/ipc/contract';
+import { finalLock } from '../audit/caseLock';
 import { appendReceipt } from '../audit/receipts';
 import { chainHead, formatHead, verifyChain } from '../audit/verify';
 import type { ServiceContext } from '../context';
-import { forbidden } from '../errors';
+import { conflict, forbidden } from '../errors';
 import { aclFilter } from '../store/acl';
 import { effectiveDecision } from '../store/reviewRows';
 import { readCaseMeta } from './caseMeta';
@@ -70,15 +71,28 @@ function lastFinalization(ctx: ServiceContext): Finalization | null {
 export function gateStatus(ctx: ServiceContext): ResponseOf<'case:gate'> {
   const blockers = gateBlockers(ctx);
   const head = chainHead(ctx.db);
-  const last = lastFinalization(ctx);
   return {
     ready: blockers.length === 0,
     blockers,
     head: head.head,
-    lastFinalization: last,
-    // FINAL means: finalized, and nothing appended since the finalize receipt.
-    final: blockers.length === 0 && last !== null && last.seq === head.seq,
+    lastFinalization: lastFinalization(ctx),
+    final: finalLock(ctx.db) !== null,
   };
+}
+
+/**
+ * case:reopen: an admin makes a FINAL case DRAFT again, with a reason. One receipt; from then on
+ * changes are accepted, and the case is FINAL again only through the completion gate.
+ */
+export function reopenCase(ctx: ServiceContext, req: ParsedRequestOf<'case:reopen'>): ResponseOf<'case:reopen'> {
+  assertRole(ctx, ['admin'], 'case:reopen', 'reopening a FINAL case');
+  return ctx.db.transaction(() => {
+    const lock = finalLock(ctx.db);
+    if (!lock) throw conflict('case:reopen: the case is not FINAL; there is nothing to reopen');
+    const { caseId } = readCaseMeta(ctx.db);
+    const r = appendReceipt(ctx, { action: 'case:reopen', targets: [`case:${caseId}`], body: { reason: req.reason, reopens: lock.seq } });
+    return { reopenedSeq: r.seq, finalizationSeq: lock.seq, head: formatHead(r.seq, r.hash) };
+  }).immediate();
 }
 
 /**

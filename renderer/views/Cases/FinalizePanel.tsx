@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Blocker } from '../../../shared/ipc/channels/gate';
+import { ConfirmStep } from '../../components/ConfirmStep';
 import { ErrorNotice } from '../../components/ErrorNotice';
+import type { ActionError } from '../../state/types';
 import { CopyButton } from '../../components/Fingerprint';
 import { formatTime } from '../../components/format';
 import { selectActions, selectFinalizeOutcome, selectGate, selectGateActions, selectGateError, selectReviewActions } from '../../state/selectors';
@@ -89,6 +91,42 @@ function BlockerTable({ blockers, testId }: { blockers: readonly Blocker[]; test
   );
 }
 
+/** Reopening a FINAL case: an admin, a reason, a confirmation naming what happens. */
+function ReopenForm() {
+  const { reopenCase } = useWorkbench(useShallow(selectGateActions));
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<ActionError | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="lock-note" data-testid="gate-lock">
+      <p className="small">
+        <b>Locked.</b> Changes are refused while the case is FINAL. An admin can reopen it; the reason is receipted.
+      </p>
+      <label className="field">
+        Reason to reopen
+        <textarea rows={2} value={reason} onChange={(e) => setReason(e.target.value)} data-testid="gate-reopen-reason" />
+      </label>
+      <ConfirmStep
+        label="Reopen case…"
+        confirmLabel="Reopen as DRAFT"
+        className="secondary"
+        testId="gate-reopen"
+        disabled={busy}
+        consequence="Reopening makes the case a DRAFT again: changes are accepted, and it is FINAL again only after passing the completion gate and being finalized anew. The finalization stays in the audit chain."
+        onConfirm={() => {
+          setBusy(true);
+          void reopenCase(reason).then((refused) => {
+            setBusy(false);
+            setError(refused);
+            if (!refused) setReason('');
+          });
+        }}
+      />
+      {error && <ErrorNotice error={error} testId="gate-reopen-error" />}
+    </div>
+  );
+}
+
 /**
  * The completion gate (DESIGN §3.4): a case is FINAL only when every claim is decided on a current
  * fingerprint, nothing is disputed or pending, and the chain verifies. Finalizing is an admin's act;
@@ -123,7 +161,7 @@ export function FinalizePanel() {
         <>
           <p className="small" data-testid="gate-summary">
             {gate.final
-              ? 'Finalized, and nothing was appended to the chain since.'
+              ? 'FINAL and locked: no change is accepted until an admin reopens the case with a reason.'
               : gate.ready
                 ? 'Nothing blocks finalizing: every claim is decided on a current fingerprint and the chain verifies.'
                 : `${gate.blockers.length} blocker${gate.blockers.length === 1 ? '' : 's'} keep this case a DRAFT.`}
@@ -132,25 +170,30 @@ export function FinalizePanel() {
             <p className="muted small" data-testid="gate-last">
               Last finalized by {gate.lastFinalization.by} at {formatTime(gate.lastFinalization.at)} (receipt seq {gate.lastFinalization.seq}), certifying{' '}
               <code>{gate.lastFinalization.certifiedHead}</code>
-              {!gate.final && '; receipts were appended since, so it is a DRAFT again.'}
+              {!gate.final && '; it was reopened since, so it is a DRAFT again.'}
             </p>
           )}
+          {gate.final && <ReopenForm />}
           {gate.blockers.length > 0 && <BlockerTable blockers={gate.blockers} testId="gate-blockers" />}
         </>
       )}
       <div className="row finalize-row">
-        <button
-          type="button"
-          data-testid="gate-finalize"
+        <ConfirmStep
+          label="Finalize case"
+          confirmLabel="Finalize and lock"
+          testId="gate-finalize"
           disabled={busy || gate?.final === true}
-          title={gate?.final ? 'The case is FINAL and nothing was appended since' : undefined}
-          onClick={() => {
+          consequence={
+            <>
+              Finalizing appends a receipt certifying the chain head <code>{gate?.head}</code> and each claim’s outcome, and <b>locks the case</b>: no evidence,
+              claim, decision or reviewer change is accepted until an admin reopens it with a reason. A blocked case stays DRAFT and nothing is written.
+            </>
+          }
+          onConfirm={() => {
             setBusy(true);
             void finalizeCase().finally(() => setBusy(false));
           }}
-        >
-          Finalize case
-        </button>
+        />
         <span className="muted small">Admins only. Appends a receipt certifying the chain head and each claim’s outcome; a blocked case stays DRAFT.</span>
       </div>
       {outcome && 'error' in outcome && <ErrorNotice error={outcome.error} testId="gate-finalize-error" />}

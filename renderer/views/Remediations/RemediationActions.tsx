@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { RemediationView } from '../../../shared/ipc/channels/remediation';
+import { ConfirmStep } from '../../components/ConfirmStep';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { selectRemediationActions } from '../../state/selectors';
 import type { ActionError } from '../../state/types';
@@ -113,9 +114,25 @@ export function RemediationActions({ remediation }: { remediation: RemediationVi
       </label>
       {error && <ErrorNotice error={error} testId="remediation-error" />}
       <div className="row">
-        <button type="submit" data-testid="remediation-submit" disabled={busy}>
-          {busy ? 'Recording…' : MODES.find((m) => m.mode === mode)!.label}
-        </button>
+        {mode === 'withdraw' ? (
+          <ConfirmStep
+            label="Withdraw the decision"
+            confirmLabel="Withdraw"
+            testId="remediation-submit"
+            disabled={busy}
+            consequence={
+              <>
+                Withdrawing takes decision <code>{remediation.decision.decisionId}</code> out of force for good: claim <code>{remediation.claimId}</code> is undecided
+                again and needs a new proposal and approval. The decision stays readable as history.
+              </>
+            }
+            onConfirm={() => void submit()}
+          />
+        ) : (
+          <button type="submit" data-testid="remediation-submit" disabled={busy}>
+            {busy ? 'Recording…' : MODES.find((m) => m.mode === mode)!.label}
+          </button>
+        )}
         <span className="muted small">Sent with projection version {remediation.projectionVersion}; a newer recomputation refuses it.</span>
       </div>
     </form>

@@ -34,8 +34,9 @@ export const gateChannels = {
       ready: z.boolean(),
       blockers: z.array(Blocker),
       head: z.string(),
-      /** The last finalization, and whether nothing was appended since (the case is still FINAL). */
+      /** The last finalization, whether or not it is still in force. */
       lastFinalization: Finalization.nullable(),
+      /** FINAL: finalized and not reopened since. A FINAL case takes no change until case:reopen. */
       final: z.boolean(),
     }),
   },
@@ -49,5 +50,10 @@ export const gateChannels = {
       /** The head the finalize receipt certifies (the chain just before it); null when blocked. */
       certifiedHead: z.string().nullable(),
     }),
+  },
+  /** An admin makes a FINAL case DRAFT again, with a reason (receipted); it must pass the gate again. */
+  'case:reopen': {
+    request: z.object({ reason: z.string().trim().min(1, 'a reason is required').max(4000) }).strict(),
+    response: z.object({ reopenedSeq: z.number().int(), finalizationSeq: z.number().int(), head: z.string() }),
   },
 } as const;
