@@ -5,7 +5,7 @@ import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChainVerification } from '../../shared/ipc/channels/audit';
 import { parseHead, verifyChainAsync, type VerifyOptions } from '../core/audit/verify';
-import { CASE_APPLICATION_ID, type CaseDb } from '../core/store/caseFile';
+import { CASE_APPLICATION_ID, inReadSnapshot, type CaseDb } from '../core/store/caseFile';
 import { LATEST_VERSION } from '../core/store/migrations';
 
 export interface VerifyFileResult {
@@ -58,7 +58,7 @@ export async function verifyCaseFile(path: string, options: VerifyOptions = {}):
       if (version < LATEST_VERSION) {
         notes.push(`schema ${version} is older than this build's ${LATEST_VERSION}: verified as it is, without migrating; checks needing newer tables were skipped (counted as unchecked)`);
       }
-      const v = await verifyChainAsync(db, options);
+      const v = await inReadSnapshot(db, () => verifyChainAsync(db, options));
       const summary = v.ok
         ? `${name}: audit chain verifies: ${v.length} receipts, ${v.signatures.verified} signatures (${v.signatures.mode}), ${v.fingerprints.checked} state fingerprints recomputed (${v.fingerprints.unchecked} unchecked); head ${v.head}; root key ${v.rootKey}`
         : `${name}: audit chain BROKEN at seq ${v.firstBroken!.seq} (${v.firstBroken!.kind}): ${v.firstBroken!.reason}`;

@@ -19,6 +19,32 @@ function connect(path: string, options: Database.Options = {}): CaseDb {
   return new Database(path, nativeBinding ? { ...options, nativeBinding } : options);
 }
 
+/**
+ * A read-only connection of its own on an open case file, for a long read that must see one
+ * state while the workbench goes on writing through its own connection (WAL keeps the snapshot).
+ */
+export function openReader(path: string): CaseDb {
+  const db = connect(path, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/**
+ * Runs `read` in one read transaction on `db`: every statement, across awaits, sees the state of
+ * the moment it began (DESIGN §3.7: verification is one read snapshot). `db` must be a connection
+ * nobody else writes through, such as openReader's.
+ */
+export async function inReadSnapshot<T>(db: CaseDb, read: () => Promise<T>): Promise<T> {
+  db.exec('BEGIN');
+  try {
+    // A deferred transaction takes its snapshot at the first read.
+    db.prepare('SELECT COUNT(*) FROM sqlite_master').get();
+    return await read();
+  } finally {
+    db.exec('COMMIT');
+  }
+}
+
 function configure(db: CaseDb): void {
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
