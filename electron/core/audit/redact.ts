@@ -5,8 +5,9 @@ import type { CaseDb } from '../store/caseFile';
 
 /**
  * Receipts name the claims and revisions they touched. A reviewer sees every receipt's place in
- * the chain (seq, hashes, signer) so chain status is never hidden, but the content of a receipt
- * about something outside their clearance is withheld (DESIGN §3.8: not in lists, not in errors).
+ * the chain (seq, chain hashes, signer) so chain status is never hidden, but the content of a
+ * receipt about something outside their clearance is withheld: its targets, body, content digests
+ * and state fingerprints (DESIGN §3.8: not in lists, not in errors).
  */
 function hiddenTargets(db: CaseDb, actor: Actor, targets: readonly string[]): Set<string> {
   const ids = (prefix: string) => [...new Set(targets.filter((t) => t.startsWith(prefix)).map((t) => t.slice(prefix.length)))];
@@ -30,7 +31,16 @@ export function redactReceipts(db: CaseDb, actor: Actor, items: ReceiptView[]): 
   if (hidden.size === 0) return items;
   return items.map((r) =>
     r.targets.some((t) => hidden.has(t))
-      ? { ...r, targets: ['hidden'], body: { withheld: 'this receipt concerns evidence or a claim outside your clearance' } }
+      ? {
+          ...r,
+          targets: ['hidden'],
+          body: { withheld: 'this receipt concerns evidence or a claim outside your clearance' },
+          // Content digests and state fingerprints describe the hidden item (a content hash can be
+          // matched against a guess): withheld too. The chain fields stay, so chain status is visible.
+          artifacts: {},
+          preStateFp: null,
+          postStateFp: null,
+        }
       : r,
   );
 }

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CLASSIFICATIONS, type Classification } from '../../../shared/domain/enums';
 import { isChannel, type Channel } from '../../../shared/ipc/contract';
@@ -60,7 +61,7 @@ describe('access control is a hard filter on every read channel', () => {
       fc.asyncProperty(scenario, async (s) => {
         const tc = await createTestCase();
         try {
-          const revisions: { id: string; marker: string; tenant: string; classification: Classification }[] = [];
+          const revisions: { id: string; marker: string; sha: string; tenant: string; classification: Classification }[] = [];
           for (const [i, e] of s.evidence.entries()) {
             const marker = `secretmarker${i}x${Math.random().toString(36).slice(2, 8)}`;
             const { revisionId } = await tc.call('evidence:ingest', {
@@ -68,7 +69,7 @@ describe('access control is a hard filter on every read channel', () => {
               title: `title ${marker}`,
             });
             if (i === 0 && s.quarantineFirst) await tc.call('evidence:transition', { revisionId, to: 'QUARANTINED', reason: 'test' });
-            revisions.push({ id: revisionId, marker, ...e });
+            revisions.push({ id: revisionId, marker, sha: createHash('sha256').update(`payload ${marker}`).digest('hex'), ...e });
           }
           const claims: { id: string; marker: string; tenant: string; classification: Classification }[] = [];
           for (const [i, c] of s.claims.entries()) {
@@ -99,6 +100,8 @@ describe('access control is a hard filter on every read channel', () => {
               // An error may echo back the id the caller asked for; it must add nothing else.
               const seen = request.includes(h.id) ? json.split(h.id).join('') : json;
               expect(seen, `${channel} ${request} leaked ${h.marker}`).not.toContain(h.marker);
+              // Nor the hash of its content (issue 9.7: audit:list returned it in a withheld receipt).
+              if ('sha' in h) expect(seen, `${channel} ${request} leaked the content hash of ${h.marker}`).not.toContain(h.sha);
             }
           }
           const info = await tc.call('case:info', {});
