@@ -109,6 +109,15 @@ export class Keyring implements KeySource {
   }
 
   /**
+   * Where a key that was replaced on this machine is kept, by its id. Copies of a case share its
+   * id and so this folder: a rekey in one copy (or in a backup that is later restored) must not
+   * take away the key the other still registers as active (issue 9.5).
+   */
+  archivedKeyPath(actorId: string, keyId: string): string {
+    return join(this.caseDir, `${fileSafe(actorId)}.${keyId.replace(/[^A-Za-z0-9]/g, '_')}.pem`);
+  }
+
+  /**
    * Creates a key pair for `actorId`, registers its public key in actor_key (retiring the
    * reviewer's previous key) and stores the private key on this machine. Runs inside the
    * caller's transaction; the returned registration belongs in that transaction's receipt body.
@@ -120,6 +129,7 @@ export class Keyring implements KeySource {
     const keyId = keyIdOf(publicKeyBase64);
     // Decided before the old key is retired below: a working key is never overwritten in place.
     const path = this.keyPath(actorId);
+    this.archiveCurrentKey(actorId, path);
     const target = existsSync(path) && this.holdsActiveKey(db, actorId, path) ? `${path}.next` : path;
     const retires = (
       db.prepare('SELECT key_id FROM actor_key WHERE actor_id = ? AND retired_at IS NULL').all(actorId) as { key_id: string }[]
@@ -151,6 +161,20 @@ export class Keyring implements KeySource {
     return { keyId: row.key_id, sign: (message) => sign(null, message, key).toString('base64') };
   }
 
+  /** Keeps the key now at `path` under its id before a new one may replace it. */
+  private archiveCurrentKey(actorId: string, path: string): void {
+    for (const current of [path, `${path}.next`]) {
+      if (!existsSync(current)) continue;
+      try {
+        const pem = readFileSync(current, 'utf8');
+        const archived = this.archivedKeyPath(actorId, keyIdOf(spkiBase64(createPrivateKey(pem))));
+        if (!existsSync(archived)) this.writePrivateKey(archived, pem);
+      } catch {
+        // An unreadable key file is no key to keep; the new key is written beside it as before.
+      }
+    }
+  }
+
   private holdsActiveKey(db: CaseDb, actorId: string, path: string): boolean {
     try {
       const keyId = keyIdOf(spkiBase64(createPrivateKey(readFileSync(path, 'utf8'))));
@@ -163,7 +187,8 @@ export class Keyring implements KeySource {
   private load(actorId: string, keyId: string, action: string): KeyObject {
     const path = this.keyPath(actorId);
     let foundOther = false;
-    for (const candidate of [path, `${path}.next`]) {
+    const archived = this.archivedKeyPath(actorId, keyId);
+    for (const candidate of [path, `${path}.next`, archived]) {
       if (!existsSync(candidate)) continue;
       let key: KeyObject;
       try {
@@ -176,7 +201,7 @@ export class Keyring implements KeySource {
         foundOther = true;
         continue;
       }
-      if (candidate !== path) {
+      if (candidate === `${path}.next`) {
         try {
           renameSync(candidate, path);
         } catch {
