@@ -18,7 +18,8 @@ beforeEach(async () => {
 });
 afterEach(() => rc.cleanup());
 
-function open(path: string) {
+/** A workbench session with this machine's keys, not yet on any case. */
+function session() {
   const session = new Session({ userDataDir: join(rc.dir, 'user'), log: () => {} });
   const call = async <C extends Channel>(channel: C, request: RequestOf<C>) => {
     const env = await dispatch(handlers, session, channel, request);
@@ -34,7 +35,7 @@ describe('reviewer keys and copies of a case', () => {
     const copy = join(rc.dir, 'copy.case.sqlite');
     copyFileSync(rc.casePath, copy);
 
-    const b = open(copy);
+    const b = session();
     await b.call('case:open', { path: copy });
     await b.call('actor:select', { actorId: 'admin' });
     await b.call('actor:rekey', { actorId: 'bob', reason: 'laptop replaced' });
@@ -42,21 +43,21 @@ describe('reviewer keys and copies of a case', () => {
     await b.call('claim:create', { claimId: 'cl-in-copy', statement: 'signed with the new key', tenant: 'acme', classification: 'internal' });
     b.session.close();
 
-    const a = open(rc.casePath);
+    const a = session();
     await a.call('case:open', { path: rc.casePath });
     await a.call('actor:select', { actorId: 'bob' });
     await a.call('claim:create', { claimId: 'cl-in-original', statement: 'signed with the key this file registers', tenant: 'acme', classification: 'internal' });
     a.session.close();
 
     // And back in the copy, after the original was used again.
-    const b2 = open(copy);
+    const b2 = session();
     await b2.call('case:open', { path: copy });
     await b2.call('actor:select', { actorId: 'bob' });
     await b2.call('claim:create', { claimId: 'cl-in-copy-2', statement: 'still the new key', tenant: 'acme', classification: 'internal' });
     b2.session.close();
 
     // And the original once more, after the copy loaded its new key from disk.
-    const a2 = open(rc.casePath);
+    const a2 = session();
     await a2.call('case:open', { path: rc.casePath });
     await a2.call('actor:select', { actorId: 'bob' });
     await a2.call('claim:create', { claimId: 'cl-in-original-2', statement: 'the old key was kept', tenant: 'acme', classification: 'internal' });
