@@ -2,6 +2,8 @@ import { canonicalJson } from '../../../shared/domain/canonical';
 import { sha256Hex } from '../crypto';
 import type { CaseDb } from '../store/caseFile';
 import { decisionState, voteState, type DecisionRow, type VoteRow } from '../store/reviewRows';
+import type { ValidityContext } from '../../../shared/domain/schemas';
+import { toContext, type RevisionRow } from '../store/evidenceRows';
 import type { KeyRegistration } from './keys';
 import { postDiffers, type ReceiptFacts, type StateCheck } from './stateChecks';
 
@@ -39,6 +41,33 @@ const loadRevision = (db: CaseDb, target: string | undefined): RevisionStateRow 
 
 
 export const CORE_STATE_CHECKS: readonly StateCheck[] = [
+  {
+    name: 'evidence validity context',
+    actions: ['evidence:ingest', 'evidence:revise'],
+    scope: 'each',
+    tables: ['evidence_revision', 'evidence_lineage'],
+    check: (db, r) => {
+      const b = r.body() as { revisionId: string; evidenceId?: string; title?: string; kind: string; mediaType?: string; context?: ValidityContext; supersedes?: string };
+      // Receipts written before the context was recorded (schema 330) cannot be held to it.
+      if (b.context === undefined) return null;
+      const row = db.prepare('SELECT r.*, l.title FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id) WHERE r.revision_id = ?').get(b.revisionId) as
+        | RevisionRow
+        | undefined;
+      if (!row) return `${b.revisionId} is missing`;
+      const recorded = {
+        evidenceId: b.evidenceId, kind: b.kind, mediaType: b.mediaType, createdBy: r.actor, supersedes: b.supersedes ?? null, context: b.context,
+        ...(b.title !== undefined ? { title: b.title } : {}),
+      };
+      const stored = {
+        evidenceId: row.evidence_id, kind: row.kind, mediaType: row.media_type, createdBy: row.created_by, supersedes: row.supersedes, context: toContext(row),
+        ...(b.title !== undefined ? { title: row.title } : {}),
+      };
+      if (canonicalJson(recorded) === canonicalJson(stored)) return null;
+      const changed = Object.keys(recorded.context).filter((k) => canonicalJson(recorded.context[k as keyof ValidityContext]) !== canonicalJson(stored.context[k as keyof ValidityContext]));
+      const what = changed.length > 0 ? `validity context (${changed.join(', ')})` : 'lineage, kind, media type, title or author';
+      return `${what} of ${b.revisionId} differs from what this receipt recorded`;
+    },
+  },
   {
     name: 'evidence content',
     actions: ['evidence:ingest', 'evidence:revise'],

@@ -109,6 +109,8 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
       targets: [`revision:${revisionId}`, ...(req.span ? [`source:${req.span.sourceId}`] : [])],
       body: {
         revisionId, title: req.title, kind: req.kind, state, screening: screening.matches.map((m) => m.patternId),
+        // The whole revision as stored, so verify can hold every column to this receipt.
+        evidenceId, mediaType: req.mediaType, context: req.context,
         ...(spanBody ? { span: spanBody } : {}),
         copies: found.copies,
       },
@@ -152,6 +154,7 @@ export function reviseEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
       targets: [`revision:${revisionId}`, `revision:${old.revision_id}`, ...(req.span ? [`source:${req.span.sourceId}`] : [])],
       body: {
         revisionId, supersedes: old.revision_id, state, reason: req.reason, screening: screening.matches.map((m) => m.patternId),
+        evidenceId: old.evidence_id, kind: old.kind, mediaType: old.media_type, context,
         ...(spanBody ? { span: spanBody } : {}),
         ...(superseded
           ? { superseded: { revisionId: old.revision_id, from: superseded.from, to: superseded.to, stateVersion: superseded.stateVersion, ...(superseded.fence ? { effects: { fence: superseded.fence } } : {}) } }
