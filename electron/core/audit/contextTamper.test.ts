@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync } from 'node:fs';
 import { verifyCaseFile } from '../../host/verifyCommand';
+import { createReviewCase } from '../../testing/reviewCase';
 import { buildRealisticCase, openAsAttacker } from '../../testing/tamper';
 
 /**
@@ -42,5 +43,60 @@ describe('verify holds every evidence column to its ingest receipt', () => {
 
   it('the untouched case verifies', async () => {
     expect((await verifyCaseFile(base.path)).exitCode).toBe(0);
+  });
+});
+
+describe('verify names rows that no receipt accounts for (issue 9.1, actors and remediations)', () => {
+  let path: string;
+  let cleanup: () => void;
+  beforeAll(async () => {
+    const rc = await createReviewCase();
+    const ev = await rc.evidence('ev-r');
+    await rc.claim('cl-r');
+    await rc.bind('cl-r', ev);
+    rc.as('bob');
+    const d = await rc.call('decision:propose', { claimId: 'cl-r', verdict: 'SUPPORTED', rationale: 'shown' });
+    rc.as('carol');
+    await rc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    rc.as('dave');
+    await rc.call('evidence:transition', { revisionId: ev, to: 'REVOKED', reason: 'feed fabricated' });
+    await rc.call('revocation:runWorker', { maxJobs: 10 });
+    expect((await rc.call('remediation:list', { status: 'OPEN' })).items).toHaveLength(1);
+    rc.session.close();
+    path = rc.casePath;
+    cleanup = () => rc.cleanup();
+  }, 60_000);
+  afterAll(() => cleanup());
+
+  const tampered = async (sql: string) => {
+    const copy = `${path}.${Math.random().toString(36).slice(2)}.sqlite`;
+    copyFileSync(path, copy);
+    const db = openAsAttacker(copy);
+    expect(db.prepare(sql).run().changes).toBe(1);
+    db.close();
+    return verifyCaseFile(copy);
+  };
+
+  it('the untouched case verifies', async () => {
+    expect((await verifyCaseFile(path)).exitCode).toBe(0);
+  });
+
+  it('an open remediation deleted (its gate blocker with it) is caught', async () => {
+    const result = await tampered(`DELETE FROM remediation`);
+    expect(result.exitCode).toBe(1);
+    expect(result.summary).toContain('remediations opened by job');
+  });
+
+  it('a remediation resolved behind the receipts is caught', async () => {
+    const result = await tampered(`UPDATE remediation SET status = 'RESOLVED', resolution = 'WITHDRAWN', resolved_by = 'carol', resolved_at = '2026-11-21T00:00:00Z', resolution_reason = 'x'`);
+    expect(result.exitCode).toBe(1);
+  });
+
+  it('a reviewer profile inserted without a receipt is caught', async () => {
+    const result = await tampered(
+      `INSERT INTO actor (actor_id, display_name, role, tenants, max_classification, created_at) VALUES ('mallory', 'Mallory', 'admin', '["*"]', 'restricted', '2026-11-21T00:00:00Z')`,
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.summary).toContain('actor:mallory exists but no receipt names it');
   });
 });

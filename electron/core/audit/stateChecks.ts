@@ -93,6 +93,11 @@ export class StateCollector {
    */
   observe(r: ReceiptFacts, newTargets = true): void {
     if (newTargets) this.index(r.targets);
+    // The case's first admin is created by case:create, which names the case, not the actor.
+    if (r.action === 'case:create') {
+      const admin = (r.body().admin as { actorId?: string } | undefined)?.actorId;
+      if (admin) this.named.add(`actor:${admin}`);
+    }
     const list = this.byAction.get(r.action) ?? [];
     for (const c of list) if (c.scope === 'each') this.run(c, r);
     const tracksState = list.length === 0 ? r.postFp !== null : list.some((c) => c.scope === 'latest');
@@ -144,6 +149,9 @@ export class StateCollector {
       ['evidence_revision', 'SELECT revision_id AS id FROM evidence_revision', 'revision:'],
       ['decision', 'SELECT decision_id AS id FROM decision', 'decision:'],
       ['review_vote', 'SELECT vote_id AS id FROM review_vote', 'vote:'],
+      ['actor', 'SELECT actor_id AS id FROM actor', 'actor:'],
+      // A remediation is opened by a convergence job, whose receipt names the job.
+      ['remediation', 'SELECT job_id AS id FROM remediation', 'job:'],
     ];
     for (const [table, sql, prefix] of probes) {
       if (!this.presentTables.has(table)) continue;

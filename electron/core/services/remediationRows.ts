@@ -104,3 +104,17 @@ export function remediationState(r: RemediationRow) {
     carriedDecisionId: r.carried_decision_id,
   };
 }
+
+/**
+ * What a convergence job opened, in the columns that never change after opening: the digest its
+ * receipt records and verification recomputes, so a remediation deleted or forged behind the
+ * receipts' back (which would drop or add a completion-gate blocker) is named.
+ */
+export function openedRemediations(db: CaseDb, jobId: number): unknown[] {
+  return db
+    .prepare(
+      `SELECT remediation_id, claim_id, generation, decision_id, fence_id, job_id, owner, projection, projection_version, affected, opened_at
+       FROM remediation WHERE job_id = ? ORDER BY remediation_id`,
+    )
+    .all(jobId);
+}

@@ -3,7 +3,7 @@ import { postDiffers, type StateCheck } from '../audit/stateChecks';
 import { sha256Hex } from '../crypto';
 import type { CaseDb } from '../store/caseFile';
 import type { GateBlocker } from '../../../shared/ipc/channels/gate';
-import { remediationById, remediationState } from './remediationRows';
+import { openedRemediations, remediationById, remediationState } from './remediationRows';
 import { decisionState, type DecisionRow } from '../store/reviewRows';
 
 /**
@@ -71,7 +71,19 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
       if (!job) return `outbox job ${jobId} is missing`;
       if (job.status !== 'DONE' || job.receipt_seq !== r.seq) return `outbox job ${jobId} is not recorded as done by this receipt`;
       const ledger = db.prepare('SELECT * FROM projection_ledger WHERE job_id = ? ORDER BY claim_id').all(jobId);
-      return sha256Hex(canonicalJson(ledger)) === r.artifacts.ledger ? null : `projection ledger of job ${jobId} differs from what this receipt recorded`;
+      if (sha256Hex(canonicalJson(ledger)) !== r.artifacts.ledger) return `projection ledger of job ${jobId} differs from what this receipt recorded`;
+      // Receipts written before the remediation digest (schema 330) cannot be held to it.
+      if (r.artifacts.remediations === undefined) return null;
+      if (sha256Hex(canonicalJson(openedRemediations(db, jobId))) !== r.artifacts.remediations) {
+        return `remediations opened by job ${jobId} differ from what this receipt recorded (one was removed, added or altered)`;
+      }
+      // A resolution is a receipted act: a remediation resolved without one was edited in place.
+      const resolved = db.prepare(`SELECT remediation_id FROM remediation WHERE job_id = ? AND status <> 'OPEN'`).pluck().all(jobId) as number[];
+      const receipted = db.prepare(
+        `SELECT 1 FROM audit_receipt WHERE action IN (SELECT value FROM json_each(?)) AND json_extract(body, '$.remediationId') = ? LIMIT 1`,
+      );
+      const bare = resolved.find((id) => !receipted.get(JSON.stringify(REMEDIATION_ACTIONS), id));
+      return bare === undefined ? null : `remediation ${bare} is resolved but no receipt resolved it`;
     },
   },
   {

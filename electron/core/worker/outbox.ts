@@ -4,7 +4,7 @@ import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { epochMs, derivedRevisions, fenceById, maxFenceId, writeFence, type FenceRow } from '../store/fenceRows';
 import { beforeFences, liveProjection, loadProjectionStates } from '../services/projection';
-import { affectedBindings, insertRemediation, openRemediationClaims } from '../services/remediationRows';
+import { affectedBindings, insertRemediation, openedRemediations, openRemediationClaims } from '../services/remediationRows';
 import { effectiveDecisions } from '../store/reviewRows';
 import type { CaseDb } from '../store/caseFile';
 
@@ -209,7 +209,7 @@ export function processJob(ctx: ServiceContext, job: JobRow, opts: WorkerOptions
         remediationsOpened: page.opened,
         nextJobId,
       },
-      artifacts: { ledger: sha256Hex(canonicalJson(ledgerRows)) },
+      artifacts: { ledger: sha256Hex(canonicalJson(ledgerRows)), remediations: sha256Hex(canonicalJson(openedRemediations(db, mine.job_id))) },
     });
     const done = db
       .prepare(`UPDATE outbox_job SET status = 'DONE', done_at_ms = ?, converged = ?, receipt_seq = ? WHERE job_id = ? AND lease_owner = ? AND status = 'OPEN'`)
