@@ -65,8 +65,7 @@ export default tseslint.config(
   ...boundary(['renderer/**/*.{ts,tsx}'], [noElectron('renderer/ and shared/'), noNode, noMainProcess]),
   ...boundary(['shared/**/*.ts'], [noElectron('renderer/ and shared/'), noNode, noMainProcess, noRenderer]),
   // electron/core is pure Node: everything Electron-specific lives in electron/main and preload.
-  // Tests are exempt from the host ban for now: two audit tests still drive host/verifyCommand's verifyCaseFile.
-  ...boundary(['electron/core/**/*.ts'], [noElectron('electron/core and electron/host'), noMainOrPreload], [noHost('electron/core')]),
+  ...boundary(['electron/core/**/*.ts'], [noElectron('electron/core and electron/host'), noMainOrPreload, noHost('electron/core')]),
   ...boundary(['electron/host/**/*.ts'], [noElectron('electron/core and electron/host'), noMainOrPreload]),
   // electron/main is Electron glue over core; it shares nothing with the loopback host but shared/ and core.
   ...boundary(['electron/main/**/*.ts'], [noHost('electron/main')]),

@@ -19,6 +19,7 @@ describe('import boundaries (DESIGN §2)', () => {
     ['shared/ must not import renderer/', 'shared/x.ts', '../renderer/y', 'must not import renderer/'],
     ['shared/ must not import renderer/ (deeper)', 'shared/ipc/x.ts', '../../renderer/state/store', 'must not import renderer/'],
     ['electron/core must not import electron/host', 'electron/core/services/x.ts', '../../host/server', 'electron/core must not import electron/host'],
+    ['core tests must not import electron/host either', 'electron/core/audit/x.test.ts', '../../host/verifyCommand', 'electron/core must not import electron/host'],
     ['electron/main must not import electron/host', 'electron/main/security.ts', '../host/server', 'electron/main must not import electron/host'],
     ['production core must not import test helpers', 'electron/core/services/x.ts', '../../testing/testCase', 'test-only helpers'],
     ['electron/main must not import test helpers', 'electron/main/x.ts', '../testing/reviewCase', 'test-only helpers'],

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyCaseFile } from '../host/verifyCommand';
+import { verifyCaseFile } from './audit/verifyFile';
 import { ingestRequest } from '../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../testing/testCase';
 import { tableDigest } from './store/digest';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync } from 'node:fs';
-import { verifyCaseFile } from '../../host/verifyCommand';
+import { verifyCaseFile } from './verifyFile';
 import { createReviewCase } from '../../testing/reviewCase';
 import { buildRealisticCase, openAsAttacker } from '../../testing/tamper';
 

@@ -2,7 +2,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Channel, RequestOf } from '../../../shared/ipc/contract';
-import { verifyCaseFile } from '../../host/verifyCommand';
+import { verifyCaseFile } from './verifyFile';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { dispatch } from '../dispatch';
 import { handlers } from '../handlers';

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyCaseFile } from '../../host/verifyCommand';
+import { verifyCaseFile } from './verifyFile';
 import { chainHash, GENESIS_HASH, receiptHashBody } from './receipts';
 import { allReceipts, buildRealisticCase, openAsAttacker, rehashFrom, shiftUp } from '../../testing/tamper';
 import { verifyChain } from './verify';

@@ -3,7 +3,7 @@ import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyCaseFile } from '../../host/verifyCommand';
+import { verifyCaseFile } from './verifyFile';
 import type { ServiceContext } from '../context';
 import { getActor } from '../store/actorRows';
 import { keyIdOf, pinnedKeySource, type KeyRegistration, type SigningKey } from './keys';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyCaseFile } from '../../host/verifyCommand';
+import { verifyCaseFile } from '../audit/verifyFile';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { QUOTE, REPORT, START } from '../../testing/fixtures/sources';
 import { createTestCase, type TestCase } from '../../testing/testCase';

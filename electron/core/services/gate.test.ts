@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
-import { verifyCaseFile } from '../../host/verifyCommand';
+import { verifyCaseFile } from '../audit/verifyFile';
 import { tableDigest } from '../store/digest';
 import { gateBlockers } from './gate';
 import { GATE_CHECKS } from './gateChecks';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyCaseFile } from '../../host/verifyCommand';
+import { verifyCaseFile } from '../audit/verifyFile';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { tableDigest } from '../store/digest';

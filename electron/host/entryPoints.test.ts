@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel, RequestOf, ResponseOf } from '../../shared/ipc/contract';
-import { startHost } from '../host/server';
-import { verifyCaseFile } from '../host/verifyCommand';
+import { startHost } from './server';
+import { verifyCaseFile } from '../core/audit/verifyFile';
 import { createReviewCase, type ReviewCase } from '../testing/reviewCase';
-import { dispatch } from './dispatch';
-import { handlers } from './handlers';
-import { Session } from './session';
+import { dispatch } from '../core/dispatch';
+import { handlers } from '../core/handlers';
+import { Session } from '../core/session';
 
 /**
  * The safety rules are wired where they apply, not registered by whichever module an entry point

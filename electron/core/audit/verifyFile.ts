@@ -1,0 +1,73 @@
+import Database from 'better-sqlite3';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { ChainVerification } from '../../../shared/ipc/channels/audit';
+import { CASE_APPLICATION_ID, inReadSnapshot, type CaseDb } from '../store/caseFile';
+import { LATEST_VERSION } from '../store/migrations';
+import { verifyChainAsync, type VerifyOptions } from './verify';
+
+/**
+ * Verifying a case file from outside any session (cli verify, tests, another machine): read-only,
+ * without migrating or otherwise touching the file it judges.
+ */
+export interface VerifyFileResult {
+  /** 0 verified, 1 broken, 3 could not be verified (not a case file, newer schema, unreadable). */
+  exitCode: 0 | 1 | 3;
+  verification: ChainVerification | null;
+  schemaVersion: number | null;
+  /** One human line: what was found and, when it failed, where. */
+  summary: string;
+  notes: string[];
+}
+
+/**
+ * Opens a case file for verification without changing it or its folder. A file at rest (no -wal
+ * beside it) is copied to a temp folder first, because even a read-only SQLite connection to a
+ * WAL database creates -wal and -shm files next to it; a live file (its -wal exists) is read in
+ * place, read-only, so the writer's latest commits are included. Nothing is migrated.
+ */
+async function withReadOnlyCopy<T>(path: string, run: (db: CaseDb) => Promise<T>): Promise<T> {
+  let tempDir: string | null = null;
+  let target = path;
+  if (!existsSync(`${path}-wal`)) {
+    tempDir = mkdtempSync(join(tmpdir(), 'erwb-verify-'));
+    target = join(tempDir, basename(path));
+    copyFileSync(path, target);
+  }
+  const db = new Database(target, { readonly: true, fileMustExist: true });
+  try {
+    return await run(db);
+  } finally {
+    db.close();
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+  }
+}
+
+export async function verifyCaseFile(path: string, options: VerifyOptions = {}): Promise<VerifyFileResult> {
+  const full = resolve(path);
+  const name = basename(full);
+  const fail = (summary: string): VerifyFileResult => ({ exitCode: 3, verification: null, schemaVersion: null, summary, notes: [] });
+  if (!existsSync(full)) return fail(`${name}: no such file; nothing was verified`);
+  try {
+    return await withReadOnlyCopy(full, async (db) => {
+      const appId = db.pragma('application_id', { simple: true }) as number;
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (appId !== CASE_APPLICATION_ID) return fail(`${name}: not an evidence-review case file; nothing was verified`);
+      if (version > LATEST_VERSION) {
+        return { ...fail(`${name}: written by a newer workbench (schema ${version}; this build knows up to ${LATEST_VERSION}); verify it with an updated workbench. The file was not changed.`), schemaVersion: version };
+      }
+      const notes: string[] = [];
+      if (version < LATEST_VERSION) {
+        notes.push(`schema ${version} is older than this build's ${LATEST_VERSION}: verified as it is, without migrating; checks needing newer tables were skipped (counted as unchecked)`);
+      }
+      const v = await inReadSnapshot(db, () => verifyChainAsync(db, options));
+      const summary = v.ok
+        ? `${name}: audit chain verifies: ${v.length} receipts, ${v.signatures.verified} signatures (${v.signatures.mode}), ${v.fingerprints.checked} state fingerprints recomputed (${v.fingerprints.unchecked} unchecked); head ${v.head}; root key ${v.rootKey}`
+        : `${name}: audit chain BROKEN at seq ${v.firstBroken!.seq} (${v.firstBroken!.kind}): ${v.firstBroken!.reason}`;
+      return { exitCode: v.ok ? 0 : 1, verification: v, schemaVersion: version, summary, notes };
+    });
+  } catch (err) {
+    return fail(`${name}: could not be read as a case file (${(err as Error).message}); nothing was verified`);
+  }
+}
