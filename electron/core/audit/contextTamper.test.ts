@@ -25,6 +25,14 @@ const EDITS: [what: string, sql: string, expected: string][] = [
   ['valid_until extended', `UPDATE evidence_revision SET valid_until = '2099-01-01T00:00:00Z'`, 'validity context (validUntil)'],
   ['kind upgraded', `UPDATE evidence_revision SET kind = 'forensic_artifact' WHERE kind <> 'forensic_artifact'`, 'lineage, kind, media type, title or author'],
   ['author rewritten', `UPDATE evidence_revision SET created_by = 'carol' WHERE created_by <> 'carol'`, 'lineage, kind, media type, title or author'],
+  // The lifecycle history: a transition row deleted, reworded or added behind the receipts' back.
+  ['a transition row deleted', `DELETE FROM evidence_transition WHERE transition_id = (SELECT MAX(transition_id) FROM evidence_transition)`, 'missing or altered'],
+  ['a transition reason reworded', `UPDATE evidence_transition SET reason = 'nothing to see' WHERE to_state = 'DISPUTED'`, 'missing or altered'],
+  [
+    'a transition row added',
+    `INSERT INTO evidence_transition (revision_id, from_state, to_state, reason, actor, at) SELECT revision_id, 'VALIDATED', 'REVOKED', 'quietly', 'bob', '2026-11-21T00:00:00Z' FROM evidence_revision LIMIT 1`,
+    'lifecycle transition rows for',
+  ],
 ];
 
 describe('verify holds every evidence column to its ingest receipt', () => {

@@ -24,6 +24,22 @@ interface RevisionStateRow {
   content_sha256: string;
 }
 
+/**
+ * A revision's transition rows must be exactly its history: one first state and one row per
+ * move (state_version counts the moves), ending in the state it is in. A row added or removed
+ * behind the receipts' back breaks this even where each receipted row is still there.
+ */
+function transitionHistoryDiffers(db: CaseDb, row: RevisionStateRow): string | null {
+  const t = db
+    .prepare(
+      `SELECT COUNT(*) AS n, (SELECT to_state FROM evidence_transition WHERE revision_id = ? ORDER BY transition_id DESC LIMIT 1) AS last
+       FROM evidence_transition WHERE revision_id = ?`,
+    )
+    .get(row.revision_id, row.revision_id) as { n: number; last: string | null };
+  if (t.n !== row.state_version + 1) return `${row.revision_id} has ${t.n} lifecycle transition rows for ${row.state_version + 1} receipted states`;
+  return t.last === row.state ? null : `the last lifecycle transition of ${row.revision_id} ends in ${t.last}, not in its state ${row.state}`;
+}
+
 const loadRevision = (db: CaseDb, target: string | undefined): RevisionStateRow | undefined =>
   target?.startsWith('revision:')
     ? (db.prepare('SELECT revision_id, state, state_version, content, content_sha256 FROM evidence_revision WHERE revision_id = ?').get(target.slice('revision:'.length)) as
@@ -96,18 +112,45 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     check: (db, r, target) => {
       const row = loadRevision(db, target);
       if (!row) return `${target} is missing`;
+      let problem: string | null;
       if (target !== r.targets[0]) {
         const s = r.body().superseded as { to: string; stateVersion: number };
         const same = row.state === s.to && row.state_version === s.stateVersion;
-        return same ? null : `lifecycle state of ${row.revision_id} differs from the supersede this receipt recorded`;
+        problem = same ? null : `lifecycle state of ${row.revision_id} differs from the supersede this receipt recorded`;
+      } else if (r.action === 'evidence:transition') {
+        problem = postDiffers(r, { revisionId: row.revision_id, state: row.state, stateVersion: row.state_version }, `lifecycle state of ${row.revision_id}`);
+      } else {
+        // Ingest and revise describe the new revision's content; nothing moved it since.
+        problem =
+          postDiffers(r, { revisionId: row.revision_id, state: row.state, contentSha256: row.content_sha256 }, `lifecycle state of ${row.revision_id}`) ??
+          (row.state_version === 0 ? null : `${row.revision_id} records ${row.state_version} lifecycle moves that no receipt made`);
       }
-      // The post shapes evidence.ts records: ingest and revise describe the new revision's content,
-      // a transition its lifecycle position.
-      const state =
-        r.action === 'evidence:transition'
-          ? { revisionId: row.revision_id, state: row.state, stateVersion: row.state_version }
-          : { revisionId: row.revision_id, state: row.state, contentSha256: row.content_sha256 };
-      return postDiffers(r, state, `lifecycle state of ${row.revision_id}`);
+      return problem ?? transitionHistoryDiffers(db, row);
+    },
+  },
+  {
+    name: 'evidence transition rows',
+    actions: ['evidence:ingest', 'evidence:revise', 'evidence:transition'],
+    scope: 'each',
+    tables: ['evidence_transition'],
+    check: (db, r) => {
+      const b = r.body() as {
+        revisionId: string; state?: string; from?: string; to?: string; reason?: string; supportingRef?: string | null;
+        superseded?: { revisionId: string; from: string; to: string };
+      };
+      const row = db.prepare(
+        `SELECT 1 FROM evidence_transition WHERE revision_id = ? AND from_state IS ? AND to_state = ? AND actor = ? AND (? IS NULL OR reason = ?) AND (? = 0 OR supporting_ref IS ?) LIMIT 1`,
+      );
+      const has = (revisionId: string, from: string | null, to: string, reason: string | null, ref?: string | null) =>
+        !!row.get(revisionId, from, to, r.actor, reason, reason, ref === undefined ? 0 : 1, ref ?? null);
+      if (r.action === 'evidence:transition') {
+        return has(b.revisionId, b.from!, b.to!, b.reason!, b.supportingRef ?? null) ? null : `the transition of ${b.revisionId} from ${b.from} to ${b.to} that this receipt recorded is missing or altered`;
+      }
+      if (!has(b.revisionId, null, b.state!, null)) return `the first lifecycle state of ${b.revisionId} that this receipt recorded is missing or altered`;
+      if (b.superseded && !has(b.superseded.revisionId, b.superseded.from, b.superseded.to, null, b.revisionId)) {
+        return `the supersede of ${b.superseded.revisionId} that this receipt recorded is missing or altered`;
+      }
+      return null;
     },
   },
   {
