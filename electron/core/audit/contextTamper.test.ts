@@ -100,6 +100,12 @@ describe('verify names rows that no receipt accounts for (issue 9.1, actors and 
     expect(result.exitCode).toBe(1);
   });
 
+  it('a support projection set from BLOCKED to ELIGIBLE is caught', async () => {
+    const result = await tampered(`UPDATE support_projection SET projection = 'ELIGIBLE' WHERE projection <> 'ELIGIBLE'`);
+    expect(result.exitCode).toBe(1);
+    expect(result.summary).toContain('support projections: the support projection of claim cl-r is ELIGIBLE');
+  });
+
   it('a reviewer profile inserted without a receipt is caught', async () => {
     const result = await tampered(
       `INSERT INTO actor (actor_id, display_name, role, tenants, max_classification, created_at) VALUES ('mallory', 'Mallory', 'admin', '["*"]', 'restricted', '2026-11-21T00:00:00Z')`,

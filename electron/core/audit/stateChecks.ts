@@ -59,6 +59,17 @@ export interface StateCheck {
 }
 
 
+/**
+ * A check of the case as a whole, run once after the chain verified: rows whose every write is
+ * receipted somewhere, but not by one receipt a per-receipt check could hold them to.
+ */
+export interface CaseStateCheck {
+  name: string;
+  tables: readonly string[];
+  /** null when the case is consistent with its receipts, else what is not. */
+  check(db: CaseDb): string | null;
+}
+
 export interface StateBreak {
   seq: number;
   reason: string;
@@ -80,6 +91,7 @@ export class StateCollector {
   constructor(
     private readonly db: CaseDb,
     checks: readonly StateCheck[],
+    private readonly caseChecks: readonly CaseStateCheck[] = [],
   ) {
     for (const c of checks) for (const a of c.actions) this.byAction.set(a, [...(this.byAction.get(a) ?? []), c]);
     this.presentTables = new Set(
@@ -137,6 +149,16 @@ export class StateCollector {
       const orphan = this.unreceipted();
       if (orphan && !this.firstBreak) {
         this.firstBreak = { seq: length + 1, reason: `${orphan} exists but no receipt names it: it was changed without a receipt, or receipts were removed from the end of the chain` };
+      }
+      for (const c of this.caseChecks) {
+        if (this.firstBreak) break;
+        if (!c.tables.every((t) => this.presentTables.has(t))) {
+          this.unchecked += 1;
+          continue;
+        }
+        const problem = c.check(this.db);
+        if (problem === null) this.checked += 1;
+        else this.firstBreak = { seq: length + 1, reason: `${c.name}: ${problem}: it was changed without a receipt, or receipts were removed from the end of the chain` };
       }
     }
     return this.firstBreak && this.firstBreak.seq <= length + 1 ? this.firstBreak : null;

@@ -3,7 +3,7 @@ import type { ChainVerification } from '../../../shared/ipc/channels/audit';
 import type { CaseDb } from '../store/caseFile';
 import { decodeSignature, keyIdOf, publicKeyObject, verifySignature, type KeyRegistration } from './keys';
 import { chainHash, GENESIS_HASH, hashBodyOf, signedMessage, type ReceiptRow } from './receipts';
-import { STATE_CHECKS } from './stateCheckList';
+import { CASE_STATE_CHECKS, STATE_CHECKS } from './stateCheckList';
 import { StateCollector, StoredReceiptFacts } from './stateChecks';
 
 export { chainHead, formatHead, listReceipts, parseHead } from './receiptViews';
@@ -104,7 +104,7 @@ class ChainWalk {
     if (options.expectedHead !== undefined && !this.expected) {
       throw new TypeError(`verifyChain: ${options.expectedHead} is not a head of the form erwb-head:<seq>:<hash>`);
     }
-    this.state = new StateCollector(db, STATE_CHECKS);
+    this.state = new StateCollector(db, STATE_CHECKS, CASE_STATE_CHECKS);
     this.page = db.prepare('SELECT * FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT ?');
   }
 

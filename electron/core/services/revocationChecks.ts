@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../../shared/domain/canonical';
-import { postDiffers, type StateCheck } from '../audit/stateChecks';
+import { postDiffers, type CaseStateCheck, type StateCheck } from '../audit/stateChecks';
 import { sha256Hex } from '../crypto';
 import type { CaseDb } from '../store/caseFile';
 import type { GateBlocker } from '../../../shared/ipc/channels/gate';
@@ -119,6 +119,39 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
       const row = db.prepare('SELECT claim_id, generation FROM claim WHERE claim_id = ?').get(id) as { claim_id: string; generation: number } | undefined;
       if (!row) return `claim ${id} is missing`;
       return postDiffers(r, { claimId: row.claim_id, generation: row.generation }, `generation of claim ${id}`);
+    },
+  },
+];
+
+/**
+ * Every stored support projection was written by a convergence job (its ledger row has the
+ * version) or by a remediation (its receipt records the version): one set to ELIGIBLE behind the
+ * receipts' back would decide whether the next revocation opens a remediation.
+ */
+export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
+  {
+    name: 'support projections',
+    tables: ['support_projection', 'projection_ledger'],
+    check: (db) => {
+      const rows = db.prepare('SELECT claim_id, generation, projection, version FROM support_projection ORDER BY claim_id').all() as {
+        claim_id: string; generation: number; projection: string; version: number;
+      }[];
+      const byJob = db.prepare('SELECT generation, to_projection FROM projection_ledger WHERE claim_id = ? AND to_version = ? ORDER BY job_id DESC LIMIT 1');
+      const byRemediation = db.prepare(
+        `SELECT json_extract(body, '$.projection.projection') AS projection, json_extract(body, '$.toGeneration') AS generation FROM audit_receipt
+         WHERE action IN (SELECT value FROM json_each(?)) AND json_extract(body, '$.claimId') = ? AND json_extract(body, '$.projection.version') = ?
+         ORDER BY seq DESC LIMIT 1`,
+      );
+      for (const p of rows) {
+        const job = byJob.get(p.claim_id, p.version) as { generation: number; to_projection: string } | undefined;
+        const remediation = job ? undefined : (byRemediation.get(JSON.stringify(REMEDIATION_ACTIONS), p.claim_id, p.version) as { projection: string; generation: number } | undefined);
+        const recorded = job ? { projection: job.to_projection, generation: job.generation } : remediation;
+        if (!recorded) return `the support projection of claim ${p.claim_id} (version ${p.version}) was written by no convergence job or remediation`;
+        if (recorded.projection !== p.projection || recorded.generation !== p.generation) {
+          return `the support projection of claim ${p.claim_id} is ${p.projection} (generation ${p.generation}), not the ${recorded.projection} (generation ${recorded.generation}) its version ${p.version} was written as`;
+        }
+      }
+      return null;
     },
   },
 ];
