@@ -48,7 +48,9 @@ describe('audit verification of issue-3 receipts', () => {
 
   it.each([
     ['an override reason rewritten', 'evidence:transition', "UPDATE validation_run SET override_reason = 'all checks fine'", 'validation_run_append_only'],
-    ['a provenance edge deleted', 'prov:record', 'DELETE FROM prov_edge', 'prov_edge_no_delete'],
+    ['a provenance edge deleted', 'prov:record', "DELETE FROM prov_edge WHERE object = 'page'", 'prov_edge_no_delete'],
+    ['the derivation a matching quote made deleted', 'evidence:ingest', "DELETE FROM prov_edge WHERE object LIKE 'src:%'", 'prov_edge_no_delete'],
+    ['a declared provenance node relabelled', 'prov:record', "UPDATE prov_node SET label = 'another page' WHERE node_id = 'page'", 'prov_node_append_only'],
     ['a source document rewritten', 'source:add', "UPDATE source_document SET content = 'other text'", 'source_document_immutable'],
     ['a span re-pointed', 'evidence:ingest', 'UPDATE evidence_span SET span_start = span_start + 1', 'evidence_span_immutable'],
     ['an UNRESOLVED mark cleared behind the receipts', 'claim:markUnresolved', 'UPDATE claim SET unresolved_reason = NULL', undefined],

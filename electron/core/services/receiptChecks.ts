@@ -101,7 +101,7 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     scope: 'each',
     tables: ['evidence_span'],
     check: (db, r) => {
-      const span = r.body().span as { sourceId: string; start: number; end: number; quoteSha256: string } | undefined;
+      const span = r.body().span as { sourceId: string; start: number; end: number; quoteSha256: string; matches?: boolean } | undefined;
       if (!span) return null;
       const revisionId = firstTarget(r, 'revision');
       const row = db.prepare('SELECT * FROM evidence_span WHERE revision_id = ?').get(revisionId) as
@@ -110,6 +110,11 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
       if (!row) return `span of ${revisionId} is missing`;
       const same = row.source_id === span.sourceId && row.span_start === span.start && row.span_end === span.end && row.quote_sha256 === span.quoteSha256;
       if (!same || sha256Hex(row.quote) !== span.quoteSha256) return `span of ${revisionId} differs from the span this receipt recorded`;
+      // A quote that matched made the revision derive (PROV) from its source: the edge that lets
+      // copies quoting one document count as one source.
+      if (span.matches && !db.prepare(`SELECT 1 FROM prov_edge WHERE subject = ? AND type = 'wasDerivedFrom' AND object = ?`).get(`rev:${revisionId}`, `src:${span.sourceId}`)) {
+        return `the derivation of ${revisionId} from source ${span.sourceId} that this receipt's quote recorded is missing`;
+      }
       return null;
     },
   },
@@ -119,10 +124,21 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     scope: 'each',
     tables: ['prov_node', 'prov_edge'],
     check: (db, r) => {
-      const body = r.body() as { nodesAdded: string[]; edges: { type: string; from: string; to: string }[] };
-      const node = db.prepare('SELECT 1 FROM prov_node WHERE node_id = ?');
+      const body = r.body() as {
+        nodesAdded: string[]; edges: { type: string; from: string; to: string }[]; tenant: string; classification: string;
+        nodes?: { id: string; kind: string; label: string }[];
+      };
+      const node = db.prepare('SELECT node_id, kind, label, tenant, classification FROM prov_node WHERE node_id = ?');
       const missingNode = body.nodesAdded.find((id) => !node.get(id));
       if (missingNode) return `provenance node ${missingNode} is missing`;
+      // Nodes declared in the request carry their kind, label and compartment in the receipt.
+      for (const declared of body.nodes ?? []) {
+        const row = node.get(declared.id) as { kind: string; label: string; tenant: string; classification: string } | undefined;
+        if (!row) continue;
+        if (row.kind !== declared.kind || row.label !== declared.label || row.tenant !== body.tenant || row.classification !== body.classification) {
+          return `provenance node ${declared.id} (kind, label or compartment) differs from what this receipt declared`;
+        }
+      }
       const edge = db.prepare('SELECT 1 FROM prov_edge WHERE subject = ? AND type = ? AND object = ?');
       const missingEdge = body.edges.find((e) => !edge.get(e.from, e.type, e.to));
       if (missingEdge) return `provenance edge ${missingEdge.type}(${missingEdge.from}, ${missingEdge.to}) is missing`;
