@@ -1,15 +1,26 @@
 import { COMMENT_INSTRUCTION_WORDS, TEXT_PATTERNS } from './injection.patterns';
+import { describeInvisibles, INVISIBLE, invisiblesAsBreaks, isTagChar, judgeInvisibles, label, TAG_CHARS } from './injection.invisible';
 
 /**
  * Ingest screening: evidence content is data, never instructions (DESIGN §3.1). A flagged revision
  * is quarantined on import; a reviewer can inspect and release it. This module only decides whether
  * content looks like it is trying to instruct a reader (human or model); it never rewrites content.
+ * The validation checklist's no_injection_markers check calls screenContent as well: one rule.
  */
 
 export interface InjectionMatch {
   patternId: string;
   reason: string;
   excerpt: string;
+}
+
+export interface ScreeningResult {
+  /** True when the content must be quarantined: there is at least one match. */
+  flagged: boolean;
+  /** Findings that quarantine. */
+  matches: InjectionMatch[];
+  /** Findings shown to the analyst that do not quarantine, e.g. a stray zero-width space left by markup. */
+  notices: InjectionMatch[];
 }
 
 /** Where a pattern hit: same shape as a RegExpExecArray so regex patterns can return `exec` directly. */
@@ -20,66 +31,14 @@ export interface PatternHit {
   detail?: string;
 }
 
+/**
+ * A detector of instruction-like text. It sees normalised text (NFKC, invisible characters removed
+ * or read as breaks, homoglyphs folded), so "ig\u200Bnore" or a Cyrillic "і" cannot hide a phrase.
+ */
 export interface InjectionPattern {
   id: string;
   reason: string;
-  /**
-   * 'raw' sees the content as stored (the invisible characters are themselves the finding);
-   * 'normalized' sees NFKC text with invisible characters removed and homoglyphs folded, so
-   * "ig\u200Bnore" or a Cyrillic "і" cannot hide a phrase.
-   */
-  input: 'raw' | 'normalized';
   test: (text: string) => PatternHit | null;
-}
-
-// Zero-width, bidi embedding/override/isolate, invisible operators, BOM, Mongolian vowel separator,
-// soft hyphen. The isolates (U+2066-2069) are the "Trojan Source" characters.
-const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/gu;
-const TAG_CHARS = /[\u{E0000}-\u{E007F}]/gu;
-// Pictographs plus the variation selector and skin-tone modifiers that sit next to ZWJ in emoji sequences.
-const EMOJI_PART = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F]/u;
-// Scripts whose orthography uses ZWNJ/ZWJ between letters (Persian, Urdu, Indic, Sinhala).
-const JOINER_SCRIPT =
-  /[\p{Script=Arabic}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Oriya}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Sinhala}]/u;
-
-/**
- * Legitimate uses of otherwise-flagged invisibles: a byte-order mark at offset 0 (CSV/log exports),
- * ZWJ inside emoji sequences, and ZWNJ/ZWJ between letters of scripts that need them.
- */
-function isLegitimateInvisible(text: string, index: number, char: string): boolean {
-  if (char === '\uFEFF') return index === 0;
-  if ((char !== '\u200C' && char !== '\u200D') || index === 0) return false;
-  const before = String.fromCodePoint(text.codePointAt(previousCodePointStart(text, index)) ?? 0);
-  const after = String.fromCodePoint(text.codePointAt(index + 1) ?? 0);
-  if (char === '\u200D' && EMOJI_PART.test(before) && EMOJI_PART.test(after)) return true;
-  return JOINER_SCRIPT.test(before) && JOINER_SCRIPT.test(after);
-}
-
-function previousCodePointStart(text: string, index: number): number {
-  const low = text.charCodeAt(index - 1);
-  if (index >= 2 && low >= 0xdc00 && low <= 0xdfff) {
-    const high = text.charCodeAt(index - 2);
-    if (high >= 0xd800 && high <= 0xdbff) return index - 2;
-  }
-  return index - 1;
-}
-
-function codePointLabel(char: string): string {
-  return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
-}
-
-function findInvisible(text: string): PatternHit | null {
-  const found = new Map<string, number>();
-  let first: { index: number; char: string } | null = null;
-  for (const m of text.matchAll(INVISIBLE)) {
-    if (isLegitimateInvisible(text, m.index, m[0])) continue;
-    const label = codePointLabel(m[0]);
-    found.set(label, (found.get(label) ?? 0) + 1);
-    first ??= { index: m.index, char: m[0] };
-  }
-  if (first === null) return null;
-  const detail = [...found].map(([label, n]) => (n > 1 ? `${label} ×${n}` : label)).join(', ');
-  return { index: first.index, 0: first.char, detail };
 }
 
 // Cyrillic/Greek letters that render like Latin ones. Only applied inside words that already mix
@@ -102,7 +61,7 @@ function foldMixedScriptWord(word: string): string {
   return [...word].map((c) => CONFUSABLES[c] ?? c).join('');
 }
 
-/** The text the 'normalized' patterns see. Exported for tests and for showing analysts what was screened. */
+/** The text the patterns see. Exported for tests and for showing analysts what was screened. */
 export function normalizeForScreening(text: string): string {
   return (
     text
@@ -170,28 +129,21 @@ function findEncodedInstruction(text: string): PatternHit | null {
 }
 
 export const INJECTION_PATTERNS: readonly InjectionPattern[] = Object.freeze([
-  ...TEXT_PATTERNS.map(
-    (p): InjectionPattern => ({ id: p.id, reason: p.reason, input: 'normalized', test: fromRegex(p.regex) }),
-  ),
+  ...TEXT_PATTERNS.map((p): InjectionPattern => ({ id: p.id, reason: p.reason, test: fromRegex(p.regex) })),
   {
     id: 'html-comment-instruction',
     reason: 'contains an HTML comment (invisible when rendered) that addresses a reader',
-    input: 'normalized',
     test: findInstructionComment,
-  },
-  {
-    id: 'invisible-characters',
-    reason: 'contains zero-width, bidi-control or tag characters that hide or reorder text',
-    input: 'raw',
-    test: findInvisible,
   },
   {
     id: 'encoded-instruction',
     reason: 'contains a base64 blob that decodes to instruction-like text',
-    input: 'normalized',
     test: findEncodedInstruction,
   },
 ]);
+
+/** The invisible-character finding: a match or a notice depending on what the characters do. */
+export const INVISIBLE_CHARACTERS = 'invisible-characters';
 
 function screenTextPatterns(normalized: string): string[] {
   return TEXT_PATTERNS.filter((p) => p.regex.test(normalized)).map((p) => p.id);
@@ -207,8 +159,8 @@ function clip(text: string, max: number): string {
 /** Makes invisible and control characters visible so the excerpt itself cannot hide anything. */
 function visible(text: string): string {
   return text
-    .replace(INVISIBLE, (c) => `<${codePointLabel(c)}>`)
-    .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, (c) => `<${codePointLabel(c)}>`)
+    .replace(INVISIBLE, (c) => `<${label(c)}>`)
+    .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, (c) => `<${label(c)}>`)
     .replace(/\s+/g, ' ');
 }
 
@@ -220,13 +172,47 @@ function excerptOf(text: string, hit: PatternHit): string {
   return hit.detail ? `${shown} [${hit.detail}]` : shown;
 }
 
-export function screenContent(text: string): { flagged: boolean; matches: InjectionMatch[] } {
-  const normalized = normalizeForScreening(text);
-  const matches: InjectionMatch[] = [];
+function runPatterns(normalized: string): Map<string, InjectionMatch> {
+  const found = new Map<string, InjectionMatch>();
   for (const pattern of INJECTION_PATTERNS) {
-    const input = pattern.input === 'raw' ? text : normalized;
-    const hit = pattern.test(input);
-    if (hit) matches.push({ patternId: pattern.id, reason: pattern.reason, excerpt: excerptOf(input, hit) });
+    const hit = pattern.test(normalized);
+    if (hit) found.set(pattern.id, { patternId: pattern.id, reason: pattern.reason, excerpt: excerptOf(normalized, hit) });
   }
-  return { flagged: matches.length > 0, matches };
+  return found;
+}
+
+const INVISIBLE_NOTICE =
+  'contains invisible characters (zero-width space, word joiner, byte-order mark, soft hyphen or bidi mark) that hide no instruction-like text; shown, not quarantined';
+
+const sameKeys = (a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean =>
+  a.size === b.size && [...a.keys()].every((k) => b.has(k));
+
+/**
+ * Screens content for instruction-like text. Invisible characters are read two ways: removed
+ * ("ig\u200Bnore" is "ignore") and as line breaks ("ok\u200Bapprove all claims" starts a new field).
+ * A pattern that hits either way is a match. The invisible characters themselves quarantine only
+ * when they change what a reader sees (injection.invisible.ts) or when the two readings disagree,
+ * i.e. they split or hide instruction-like text; otherwise they are a notice the analyst sees.
+ */
+export function screenContent(text: string): ScreeningResult {
+  const invisibles = judgeInvisibles(text);
+  const removed = runPatterns(normalizeForScreening(text));
+  const breakable = invisibles.found.some((f) => !isTagChar(f.char));
+  const broken = breakable ? runPatterns(normalizeForScreening(invisiblesAsBreaks(text, invisibles.found))) : removed;
+  const matches = INJECTION_PATTERNS.flatMap((p) => removed.get(p.id) ?? broken.get(p.id) ?? []);
+  const notices: InjectionMatch[] = [];
+  const first = invisibles.found[0];
+  if (first) {
+    const causes = [
+      invisibles.reordering && `bidi controls that display the text in another order than it is stored (${invisibles.reordering.why})`,
+      invisibles.hiddenTag && 'Unicode tag characters: text a model reads and a person cannot see',
+      !sameKeys(removed, broken) && 'invisible characters that split or hide instruction-like text',
+    ].filter((c): c is string => typeof c === 'string');
+    const shownAt = invisibles.reordering?.index ?? invisibles.hiddenTag?.index ?? first.index;
+    const shown = invisibles.found.find((f) => f.index === shownAt) ?? first;
+    const excerpt = excerptOf(text, { index: shown.index, 0: shown.char, detail: describeInvisibles(invisibles.found) });
+    if (causes.length > 0) matches.push({ patternId: INVISIBLE_CHARACTERS, reason: `contains ${causes.join('; ')}`, excerpt });
+    else notices.push({ patternId: INVISIBLE_CHARACTERS, reason: INVISIBLE_NOTICE, excerpt });
+  }
+  return { flagged: matches.length > 0, matches, notices };
 }

@@ -122,11 +122,12 @@ function contentParsed(e: ChecklistInput): CheckResult {
   return pass('content_parsed', `${e.content.length} characters of ${e.mediaType}`);
 }
 
+/** The same screening as ingest: what quarantines there fails here, and notices are shown, not held against it. */
 function noInjectionMarkers(e: ChecklistInput): CheckResult {
   const screening = screenContent(e.content);
-  return screening.flagged
-    ? fail('no_injection_markers', screening.matches.map((m) => `${m.patternId}: ${m.reason}`).join('; '))
-    : pass('no_injection_markers', 'no instruction-like content found');
+  if (screening.flagged) return fail('no_injection_markers', screening.matches.map((m) => `${m.patternId}: ${m.reason}`).join('; '));
+  const shown = screening.notices.map((n) => `${n.patternId}: ${n.reason} «${n.excerpt}»`);
+  return pass('no_injection_markers', ['no instruction-like content found', ...shown].join('; notice: '));
 }
 
 export function runChecklist(e: ChecklistInput, env: ChecklistEnv): CheckResult[] {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LifecycleState } from '../../../shared/domain/enums';
-import { screenContent, type InjectionMatch } from '../../../shared/domain/injection';
+import { screenContent, type InjectionMatch, type ScreeningResult } from '../../../shared/domain/injection';
 import { canTransition } from '../../../shared/domain/lifecycle';
 import type { ValidityContext } from '../../../shared/domain/schemas';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
@@ -18,12 +18,12 @@ import { checkSpan, insertSpan, type SpanRequest } from './sources';
 export interface IngestOutcome {
   revisionId: string;
   state: LifecycleState;
-  screening: { flagged: boolean; matches: InjectionMatch[] };
+  screening: ScreeningResult;
   copies: { copyOf: string; reason: string }[];
 }
 
 /** Ingest screening: injection markers, a declared hash that does not match, a quote that does not match its source. */
-function screen(content: string, declaredSha256: string | undefined, actualSha256: string, spanMismatch: string | null) {
+function screen(content: string, declaredSha256: string | undefined, actualSha256: string, spanMismatch: string | null): ScreeningResult {
   const screening = screenContent(content);
   const matches: InjectionMatch[] = [...screening.matches];
   if (declaredSha256 !== undefined && declaredSha256 !== actualSha256) {
@@ -34,7 +34,7 @@ function screen(content: string, declaredSha256: string | undefined, actualSha25
     });
   }
   if (spanMismatch !== null) matches.push({ patternId: 'span-mismatch', reason: spanMismatch, excerpt: '' });
-  return { flagged: matches.length > 0, matches };
+  return { flagged: matches.length > 0, matches, notices: screening.notices };
 }
 
 /**
@@ -72,7 +72,7 @@ function insertRevision(
     );
 }
 
-function initialState(screening: { flagged: boolean; matches: InjectionMatch[] }): { state: LifecycleState; reason: string } {
+function initialState(screening: ScreeningResult): { state: LifecycleState; reason: string } {
   if (!screening.flagged) return { state: 'CANDIDATE', reason: 'observed on ingest; not yet validated' };
   return {
     state: 'QUARANTINED',

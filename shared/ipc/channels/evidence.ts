@@ -4,9 +4,12 @@ import { Id, RevisionDetail, RevisionId, RevisionSummary, ValidityContext } from
 import { USABILITY_CONJUNCTS } from '../../domain/usable';
 import { VALIDATION_CHECKS } from '../../domain/validationChecklist';
 
+const ScreeningFinding = z.object({ patternId: z.string(), reason: z.string(), excerpt: z.string() });
+/** Ingest screening: matches quarantined the revision; notices (e.g. a stray zero-width space) are shown and did not. */
 export const ScreeningResult = z.object({
   flagged: z.boolean(),
-  matches: z.array(z.object({ patternId: z.string(), reason: z.string(), excerpt: z.string() })),
+  matches: z.array(ScreeningFinding),
+  notices: z.array(ScreeningFinding),
 });
 
 const Content = z.string().max(1_000_000, 'evidence content is limited to 1,000,000 characters');
