@@ -159,13 +159,14 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     scope: 'each',
     tables: ['claim_binding'],
     check: (db, r) => {
-      const b = r.body() as { claimId: string; generation: number; revisionId: string };
+      const b = r.body() as { claimId: string; generation: number; revisionId: string; rationale: string };
       const row = db
         .prepare('SELECT * FROM claim_binding WHERE claim_id = ? AND generation = ? AND revision_id = ?')
         .get(b.claimId, b.generation, b.revisionId) as
-        | { binding_id: number; claim_id: string; generation: number; revision_id: string; relation: string; role: string }
+        | { binding_id: number; claim_id: string; generation: number; revision_id: string; relation: string; role: string; rationale: string; created_by: string }
         | undefined;
       if (!row) return `binding of ${b.revisionId} to ${b.claimId} (generation ${b.generation}) is missing`;
+      if (row.rationale !== b.rationale || row.created_by !== r.actor) return `binding of ${b.revisionId} to ${b.claimId} (rationale or author) differs from what this receipt recorded`;
       const state = { bindingId: row.binding_id, claimId: row.claim_id, generation: row.generation, revisionId: row.revision_id, relation: row.relation, role: row.role };
       return postDiffers(r, state, `binding of ${b.revisionId} to ${b.claimId}`);
     },
@@ -192,16 +193,23 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
   },
   {
     name: 'reviewer profile',
-    actions: ['actor:create'],
+    actions: ['actor:create', 'case:create'],
     scope: 'latest',
     tables: ['actor'],
-    check: (db, r) => {
-      const id = targetId(r, 'actor');
+    // The case's first admin is created by case:create, which names the case, not the actor.
+    latestTargets: (r) => (r.action === 'case:create' ? [`actor:${(r.body().admin as { actorId: string }).actorId}`] : [r.targets[0]!]),
+    check: (db, r, target) => {
+      const id = target.slice('actor:'.length);
       const row = db.prepare('SELECT * FROM actor WHERE actor_id = ?').get(id) as
         | { actor_id: string; display_name: string; role: string; tenants: string; max_classification: string }
         | undefined;
       if (!row) return `reviewer ${id} is missing`;
       const actor = { actorId: row.actor_id, displayName: row.display_name, role: row.role, tenants: JSON.parse(row.tenants) as unknown, maxClassification: row.max_classification };
+      if (r.action === 'case:create') {
+        const admin = r.body().admin as typeof actor;
+        const recorded = { actorId: admin.actorId, displayName: admin.displayName, role: admin.role, tenants: admin.tenants, maxClassification: admin.maxClassification };
+        return canonicalJson(recorded) === canonicalJson(actor) ? null : `profile of ${id} (role, clearance or name) differs from the admin this case was created with`;
+      }
       return postDiffers(r, actor, `profile of ${id} (role, clearance or name)`);
     },
   },

@@ -115,7 +115,7 @@ export class StateCollector {
     const tracksState = list.length === 0 ? r.postFp !== null : list.some((c) => c.scope === 'latest');
     if (!tracksState) return;
     const named = new Set<string>();
-    for (const c of list) if (c.scope === 'latest' && c.latestTargets) for (const t of c.latestTargets(r)) named.add(t);
+    for (const c of list) if (c.scope === 'latest') for (const t of targetsOf(c, r)) named.add(t);
     if (named.size === 0 && r.targets[0] !== undefined) named.add(r.targets[0]);
     for (const t of named) this.latest.set(t, r);
   }
@@ -142,7 +142,8 @@ export class StateCollector {
   finish(length: number, complete: boolean): StateBreak | null {
     if (complete) {
       for (const [target, r] of this.latest) {
-        const latestChecks = (this.byAction.get(r.action) ?? []).filter((c) => c.scope === 'latest');
+        // Each check runs for the targets it records the state of, and only those.
+        const latestChecks = (this.byAction.get(r.action) ?? []).filter((c) => c.scope === 'latest' && targetsOf(c, r).includes(target));
         if (latestChecks.length === 0) this.unchecked += 1;
         for (const c of latestChecks) this.run(c, r, target);
       }
@@ -211,6 +212,9 @@ export class StateCollector {
     }
   }
 }
+
+/** The targets whose state a 'latest' check holds a receipt to: its own choice, else the first. */
+const targetsOf = (c: StateCheck, r: ReceiptFacts): string[] => c.latestTargets?.(r) ?? (r.targets[0] !== undefined ? [r.targets[0]] : []);
 
 /** null when `state` fingerprints to what the receipt recorded as its post state. */
 export function postDiffers(r: ReceiptFacts, state: unknown, what: string): string | null {

@@ -85,12 +85,17 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     tables: ['source_document'],
     check: (db, r) => {
       const id = firstTarget(r, 'source');
-      const row = db.prepare('SELECT source_id, content, content_sha256 FROM source_document WHERE source_id = ?').get(id) as
-        | { source_id: string; content: string; content_sha256: string }
+      const row = db.prepare('SELECT * FROM source_document WHERE source_id = ?').get(id) as
+        | { source_id: string; title: string; media_type: string; tenant: string; classification: string; content: string; content_sha256: string; created_by: string }
         | undefined;
       if (!row) return `source document ${id} is missing`;
       if (sha256Hex(row.content) !== r.artifacts.content || row.content_sha256 !== r.artifacts.content) {
         return `source document ${id} no longer hashes to the digest this receipt recorded`;
+      }
+      // Its compartment decides who may read it: lowered, it would reach readers without clearance.
+      const b = r.body() as { title: string; mediaType: string; tenant: string; classification: string };
+      if (row.title !== b.title || row.media_type !== b.mediaType || row.tenant !== b.tenant || row.classification !== b.classification || row.created_by !== r.actor) {
+        return `source document ${id} (title, media type, tenant, classification or author) differs from what this receipt recorded`;
       }
       return postDiffers(r, { sourceId: row.source_id, contentSha256: row.content_sha256 }, `source document ${id}`);
     },

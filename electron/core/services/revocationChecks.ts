@@ -61,6 +61,38 @@ export function revalidationBlockers(db: CaseDb): GateBlocker[] {
 
 export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
   {
+    name: 'revocation fence',
+    actions: ['evidence:transition', 'evidence:revise'],
+    scope: 'each',
+    tables: ['revocation_fence', 'outbox_job'],
+    check: (db, r) => {
+      const b = r.body() as {
+        revisionId: string; from?: string; to?: string; reason?: string; supportingRef?: string | null; effects?: { fence?: { fenceId: number; jobId: number } };
+        superseded?: { revisionId: string; from: string; to: string; effects?: { fence?: { fenceId: number; jobId: number } } };
+      };
+      // A move out of normal flows fenced its dependents in the same transaction (DESIGN §3.5).
+      const moves =
+        r.action === 'evidence:transition'
+          ? [{ revisionId: b.revisionId, from: b.from!, to: b.to!, fence: b.effects?.fence, reason: b.reason!, ref: b.supportingRef ?? null }]
+          : b.superseded
+            ? [{ revisionId: b.superseded.revisionId, from: b.superseded.from, to: b.superseded.to, fence: b.superseded.effects?.fence, reason: null, ref: b.revisionId }]
+            : [];
+      for (const m of moves) {
+        if (!m.fence) continue;
+        const f = db.prepare('SELECT * FROM revocation_fence WHERE fence_id = ?').get(m.fence.fenceId) as
+          | { revision_id: string; cause: string; from_state: string | null; reason: string; supporting_ref: string | null; actor: string; root_fence_id: number | null }
+          | undefined;
+        if (!f) return `fence ${m.fence.fenceId} on ${m.revisionId}, written with this move, is missing`;
+        const same = f.revision_id === m.revisionId && f.cause === m.to && f.from_state === m.from && f.actor === r.actor && f.root_fence_id === null &&
+          (m.reason === null || f.reason === m.reason) && f.supporting_ref === m.ref;
+        if (!same) return `fence ${m.fence.fenceId} differs from the move this receipt recorded (${m.revisionId} ${m.from} → ${m.to})`;
+        const job = db.prepare('SELECT fence_id FROM outbox_job WHERE job_id = ?').get(m.fence.jobId) as { fence_id: number } | undefined;
+        if (!job || job.fence_id !== m.fence.fenceId) return `outbox job ${m.fence.jobId} of fence ${m.fence.fenceId} is missing or moved`;
+      }
+      return null;
+    },
+  },
+  {
     name: 'revocation convergence',
     actions: ['revocation:converge'],
     scope: 'each',
@@ -129,6 +161,33 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
  * receipts' back would decide whether the next revocation opens a remediation.
  */
 export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
+  {
+    name: 'revocation fences',
+    tables: ['revocation_fence'],
+    check: (db) => {
+      // A fence is written by a receipted move (its receipt names it) or, DERIVED, by the worker
+      // under a fence that exists: anything else was added behind the receipts' back.
+      const recorded = new Set(
+        db
+          .prepare(
+            `SELECT json_extract(body, '$.effects.fence.fenceId') AS id FROM audit_receipt WHERE action = 'evidence:transition'
+             UNION SELECT json_extract(body, '$.superseded.effects.fence.fenceId') FROM audit_receipt WHERE action = 'evidence:revise'`,
+          )
+          .pluck()
+          .all()
+          .filter((id): id is number => typeof id === 'number'),
+      );
+      const fences = db.prepare('SELECT fence_id, cause, root_fence_id, parent_fence_id FROM revocation_fence ORDER BY fence_id').all() as {
+        fence_id: number; cause: string; root_fence_id: number | null; parent_fence_id: number | null;
+      }[];
+      const ids = new Set(fences.map((f) => f.fence_id));
+      for (const f of fences) {
+        if (f.cause !== 'DERIVED' && !recorded.has(f.fence_id)) return `fence ${f.fence_id} (${f.cause}) was written by no receipted move`;
+        if (f.cause === 'DERIVED' && (!ids.has(f.root_fence_id!) || !ids.has(f.parent_fence_id!))) return `derived fence ${f.fence_id} hangs from a fence that does not exist`;
+      }
+      return null;
+    },
+  },
   {
     name: 'support projections',
     tables: ['support_projection', 'projection_ledger'],
