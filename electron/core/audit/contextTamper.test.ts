@@ -23,8 +23,8 @@ const EDITS: [what: string, sql: string, expected: string][] = [
   ['independence group cleared', `UPDATE evidence_revision SET independence_group = 'forged-group'`, 'validity context (independenceGroup)'],
   ['observed_at moved', `UPDATE evidence_revision SET observed_at = '2020-01-01T00:00:00Z'`, 'validity context (observedAt)'],
   ['valid_until extended', `UPDATE evidence_revision SET valid_until = '2099-01-01T00:00:00Z'`, 'validity context (validUntil)'],
-  ['kind upgraded', `UPDATE evidence_revision SET kind = 'forensic_artifact' WHERE kind <> 'forensic_artifact'`, 'lineage, kind, media type, title or author'],
-  ['author rewritten', `UPDATE evidence_revision SET created_by = 'carol' WHERE created_by <> 'carol'`, 'lineage, kind, media type, title or author'],
+  ['kind upgraded', `UPDATE evidence_revision SET kind = 'forensic_artifact' WHERE kind <> 'forensic_artifact'`, 'lineage, revision number, kind, media type, title or author'],
+  ['author rewritten', `UPDATE evidence_revision SET created_by = 'carol' WHERE created_by <> 'carol'`, 'lineage, revision number, kind, media type, title or author'],
   // The lifecycle history: a transition row deleted, reworded or added behind the receipts' back.
   ['a transition row deleted', `DELETE FROM evidence_transition WHERE transition_id = (SELECT MAX(transition_id) FROM evidence_transition)`, 'missing or altered'],
   ['a transition reason reworded', `UPDATE evidence_transition SET reason = 'nothing to see' WHERE to_state = 'DISPUTED'`, 'missing or altered'],

@@ -66,21 +66,24 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
       const b = r.body() as { revisionId: string; evidenceId?: string; title?: string; kind: string; mediaType?: string; context?: ValidityContext; supersedes?: string };
       // Receipts written before the context was recorded (schema 330) cannot be held to it.
       if (b.context === undefined) return null;
-      const row = db.prepare('SELECT r.*, l.title FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id) WHERE r.revision_id = ?').get(b.revisionId) as
-        | RevisionRow
-        | undefined;
+      const row = db
+        .prepare('SELECT r.*, l.title, l.created_by AS lineage_by FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id) WHERE r.revision_id = ?')
+        .get(b.revisionId) as (RevisionRow & { lineage_by: string }) | undefined;
       if (!row) return `${b.revisionId} is missing`;
       const recorded = {
         evidenceId: b.evidenceId, kind: b.kind, mediaType: b.mediaType, createdBy: r.actor, supersedes: b.supersedes ?? null, context: b.context,
-        ...(b.title !== undefined ? { title: b.title } : {}),
+        revision: Number(b.revisionId.slice(b.revisionId.lastIndexOf('@') + 1)),
+        // An ingest starts the lineage; a revise adds to one someone else may have started.
+        ...(b.title !== undefined ? { title: b.title, lineageBy: r.actor } : {}),
       };
       const stored = {
         evidenceId: row.evidence_id, kind: row.kind, mediaType: row.media_type, createdBy: row.created_by, supersedes: row.supersedes, context: toContext(row),
-        ...(b.title !== undefined ? { title: row.title } : {}),
+        revision: row.revision,
+        ...(b.title !== undefined ? { title: row.title, lineageBy: row.lineage_by } : {}),
       };
       if (canonicalJson(recorded) === canonicalJson(stored)) return null;
       const changed = Object.keys(recorded.context).filter((k) => canonicalJson(recorded.context[k as keyof ValidityContext]) !== canonicalJson(stored.context[k as keyof ValidityContext]));
-      const what = changed.length > 0 ? `validity context (${changed.join(', ')})` : 'lineage, kind, media type, title or author';
+      const what = changed.length > 0 ? `validity context (${changed.join(', ')})` : 'lineage, revision number, kind, media type, title or author';
       return `${what} of ${b.revisionId} differs from what this receipt recorded`;
     },
   },
@@ -135,7 +138,7 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     tables: ['evidence_transition'],
     check: (db, r) => {
       const b = r.body() as {
-        revisionId: string; state?: string; from?: string; to?: string; reason?: string; supportingRef?: string | null;
+        revisionId: string; state?: string; from?: string; to?: string; reason?: string; supportingRef?: string | null; firstReason?: string; supersedes?: string;
         superseded?: { revisionId: string; from: string; to: string };
       };
       const row = db.prepare(
@@ -146,7 +149,9 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
       if (r.action === 'evidence:transition') {
         return has(b.revisionId, b.from!, b.to!, b.reason!, b.supportingRef ?? null) ? null : `the transition of ${b.revisionId} from ${b.from} to ${b.to} that this receipt recorded is missing or altered`;
       }
-      if (!has(b.revisionId, null, b.state!, null)) return `the first lifecycle state of ${b.revisionId} that this receipt recorded is missing or altered`;
+      // Receipts written before the first state's reason was recorded (schema 330) hold only the state.
+      const firstRef = b.firstReason === undefined ? undefined : (b.supersedes ?? null);
+      if (!has(b.revisionId, null, b.state!, b.firstReason ?? null, firstRef)) return `the first lifecycle state of ${b.revisionId} that this receipt recorded is missing or altered`;
       if (b.superseded && !has(b.superseded.revisionId, b.superseded.from, b.superseded.to, null, b.revisionId)) {
         return `the supersede of ${b.superseded.revisionId} that this receipt recorded is missing or altered`;
       }

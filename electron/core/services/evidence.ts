@@ -110,7 +110,7 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
       body: {
         revisionId, title: req.title, kind: req.kind, state, screening: screening.matches.map((m) => m.patternId),
         // The whole revision as stored, so verify can hold every column to this receipt.
-        evidenceId, mediaType: req.mediaType, context: req.context,
+        evidenceId, mediaType: req.mediaType, context: req.context, firstReason: reason,
         ...(spanBody ? { span: spanBody } : {}),
         copies: found.copies,
       },
@@ -143,7 +143,8 @@ export function reviseEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
     const { state, reason } = initialState(screening);
     const revisionId = `${old.evidence_id}@${old.revision + 1}`;
     insertRevision(ctx, { revisionId, evidenceId: old.evidence_id, revision: old.revision + 1, supersedes: old.revision_id, state, kind: old.kind, content: req.content, sha, mediaType: old.media_type, context });
-    insertTransition(ctx, { revisionId, from: null, to: state, reason: `${reason} (revision of ${old.revision_id}: ${req.reason})`, supportingRef: old.revision_id });
+    const firstReason = `${reason} (revision of ${old.revision_id}: ${req.reason})`;
+    insertTransition(ctx, { revisionId, from: null, to: state, reason: firstReason, supportingRef: old.revision_id });
     const spanBody = req.span && span ? attachSpan(ctx, revisionId, req.span, span, channel) : null;
     const found = detectCopies(ctx, { revisionId, evidenceId: old.evidence_id, kind: old.kind, content: req.content, contentSha256: sha, tenant: context.tenant, classification: context.classification });
     const superseded = canTransition(old.state, 'SUPERSEDED')
@@ -154,7 +155,7 @@ export function reviseEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
       targets: [`revision:${revisionId}`, `revision:${old.revision_id}`, ...(req.span ? [`source:${req.span.sourceId}`] : [])],
       body: {
         revisionId, supersedes: old.revision_id, state, reason: req.reason, screening: screening.matches.map((m) => m.patternId),
-        evidenceId: old.evidence_id, kind: old.kind, mediaType: old.media_type, context,
+        evidenceId: old.evidence_id, kind: old.kind, mediaType: old.media_type, context, firstReason,
         ...(spanBody ? { span: spanBody } : {}),
         ...(superseded
           ? { superseded: { revisionId: old.revision_id, from: superseded.from, to: superseded.to, stateVersion: superseded.stateVersion, ...(superseded.fence ? { effects: { fence: superseded.fence } } : {}) } }

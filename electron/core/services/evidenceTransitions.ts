@@ -9,7 +9,7 @@ import { conflict, forbidden, invalid, WorkbenchError } from '../errors';
 import { insertTransition, loadVisibleRevision, type RevisionRow } from '../store/evidenceRows';
 import { fenceTransition } from './fence';
 import { reverifySpan, spanOf } from './sources';
-import { checklistFor, latestValidationRun, storeValidationRun } from './validation';
+import { checklistFor, latestValidationRun, storeValidationRun, validationRunDigest } from './validation';
 
 /** Transitions that take evidence away from everyone: only reviewers and admins may make them. */
 const REVIEWER_ONLY: ReadonlySet<LifecycleState> = new Set(['VALIDATED', 'REVOKED', 'SUPERSEDED']);
@@ -25,7 +25,7 @@ export interface AppliedTransition {
   supportingRef: string | null;
   stateVersion: number;
   fence: { fenceId: number; jobId: number } | null;
-  validation: { runId: number; failed: string[]; overrideReason: string | null } | null;
+  validation: { runId: number; failed: string[]; overrideReason: string | null; digest: string } | null;
 }
 
 /**
@@ -78,7 +78,7 @@ export function applyTransition(ctx: ServiceContext, row: RevisionRow, req: Tran
     supportingRef,
     stateVersion: row.state_version + 1,
     fence,
-    validation: runId !== null ? { runId, failed: failed.map((c) => c.id), overrideReason } : null,
+    validation: runId !== null ? { runId, failed: failed.map((c) => c.id), overrideReason, digest: validationRunDigest(ctx.db, runId) } : null,
   };
 }
 

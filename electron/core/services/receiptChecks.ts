@@ -2,6 +2,7 @@ import { postDiffers, type ReceiptFacts, type StateCheck } from '../audit/stateC
 import { canonicalJson } from '../../../shared/domain/canonical';
 import { sha256Hex } from '../crypto';
 import { copyLink, linksFoundOn, signatureOf } from '../store/copyRows';
+import { validationRunDigest } from './validation';
 import type { CaseDb } from '../store/caseFile';
 
 /**
@@ -156,7 +157,7 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     scope: 'each',
     tables: ['validation_run', 'validation_check'],
     check: (db, r) => {
-      const v = r.body().validation as { runId: number; failed: string[]; overrideReason: string | null } | undefined;
+      const v = r.body().validation as { runId: number; failed: string[]; overrideReason: string | null; digest?: string } | undefined;
       if (!v) return null;
       const run = db.prepare('SELECT revision_id, override_reason FROM validation_run WHERE run_id = ?').get(v.runId) as
         | { revision_id: string; override_reason: string | null }
@@ -165,7 +166,10 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
       const failed = (db.prepare('SELECT check_id FROM validation_check WHERE run_id = ? AND passed = 0 ORDER BY check_id').all(v.runId) as { check_id: string }[]).map((c) => c.check_id);
       const same =
         run.revision_id === firstTarget(r, 'revision') && run.override_reason === v.overrideReason && failed.join(',') === [...v.failed].sort().join(',');
-      return same ? null : `validation run ${v.runId} (revision, failed checks or override reason) differs from what this receipt recorded`;
+      if (!same) return `validation run ${v.runId} (revision, failed checks or override reason) differs from what this receipt recorded`;
+      // Receipts written before the run digest (schema 330) record only the failed checks.
+      if (v.digest !== undefined && validationRunDigest(db, v.runId) !== v.digest) return `validation run ${v.runId} (checks, results or who ran it) differs from what this receipt recorded`;
+      return null;
     },
   },
   {

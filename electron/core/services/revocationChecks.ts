@@ -99,9 +99,15 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
     tables: ['outbox_job', 'projection_ledger'],
     check: (db, r) => {
       const { jobId } = r.body() as { jobId: number };
-      const job = db.prepare('SELECT status, receipt_seq FROM outbox_job WHERE job_id = ?').get(jobId) as { status: string; receipt_seq: number | null } | undefined;
+      const b = r.body() as { fenceId: number; rootFenceId: number; phase: string; cursor: string | null };
+      const job = db.prepare('SELECT status, receipt_seq, fence_id, root_fence_id, phase, cursor FROM outbox_job WHERE job_id = ?').get(jobId) as
+        | { status: string; receipt_seq: number | null; fence_id: number; root_fence_id: number; phase: string; cursor: string | null }
+        | undefined;
       if (!job) return `outbox job ${jobId} is missing`;
       if (job.status !== 'DONE' || job.receipt_seq !== r.seq) return `outbox job ${jobId} is not recorded as done by this receipt`;
+      if (job.fence_id !== b.fenceId || job.root_fence_id !== b.rootFenceId || job.phase !== b.phase || job.cursor !== b.cursor) {
+        return `outbox job ${jobId} (fence, phase or cursor) differs from the page this receipt converged`;
+      }
       const ledger = db.prepare('SELECT * FROM projection_ledger WHERE job_id = ? ORDER BY claim_id').all(jobId);
       if (sha256Hex(canonicalJson(ledger)) !== r.artifacts.ledger) return `projection ledger of job ${jobId} differs from what this receipt recorded`;
       // Receipts written before the remediation digest (schema 330) cannot be held to it.
@@ -192,20 +198,23 @@ export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
     name: 'support projections',
     tables: ['support_projection', 'projection_ledger'],
     check: (db) => {
-      const rows = db.prepare('SELECT claim_id, generation, projection, version FROM support_projection ORDER BY claim_id').all() as {
-        claim_id: string; generation: number; projection: string; version: number;
+      const rows = db.prepare('SELECT claim_id, generation, projection, version, job_id FROM support_projection ORDER BY claim_id').all() as {
+        claim_id: string; generation: number; projection: string; version: number; job_id: number | null;
       }[];
-      const byJob = db.prepare('SELECT generation, to_projection FROM projection_ledger WHERE claim_id = ? AND to_version = ? ORDER BY job_id DESC LIMIT 1');
+      const byJob = db.prepare('SELECT generation, to_projection, job_id FROM projection_ledger WHERE claim_id = ? AND to_version = ? ORDER BY job_id DESC LIMIT 1');
       const byRemediation = db.prepare(
         `SELECT json_extract(body, '$.projection.projection') AS projection, json_extract(body, '$.toGeneration') AS generation FROM audit_receipt
          WHERE action IN (SELECT value FROM json_each(?)) AND json_extract(body, '$.claimId') = ? AND json_extract(body, '$.projection.version') = ?
          ORDER BY seq DESC LIMIT 1`,
       );
+      const lost = db.prepare('SELECT DISTINCT claim_id FROM projection_ledger WHERE claim_id NOT IN (SELECT claim_id FROM support_projection) ORDER BY claim_id').pluck().get() as string | undefined;
+      if (lost !== undefined) return `claim ${lost} has a recorded support projection but none is stored`;
       for (const p of rows) {
-        const job = byJob.get(p.claim_id, p.version) as { generation: number; to_projection: string } | undefined;
+        const job = byJob.get(p.claim_id, p.version) as { generation: number; to_projection: string; job_id: number } | undefined;
         const remediation = job ? undefined : (byRemediation.get(JSON.stringify(REMEDIATION_ACTIONS), p.claim_id, p.version) as { projection: string; generation: number } | undefined);
-        const recorded = job ? { projection: job.to_projection, generation: job.generation } : remediation;
+        const recorded = job ? { projection: job.to_projection, generation: job.generation, jobId: job.job_id } : remediation && { ...remediation, jobId: null };
         if (!recorded) return `the support projection of claim ${p.claim_id} (version ${p.version}) was written by no convergence job or remediation`;
+        if (recorded.jobId !== p.job_id) return `the support projection of claim ${p.claim_id} names job ${p.job_id}, not the ${recorded.jobId ?? 'remediation'} that wrote version ${p.version}`;
         if (recorded.projection !== p.projection || recorded.generation !== p.generation) {
           return `the support projection of claim ${p.claim_id} is ${p.projection} (generation ${p.generation}), not the ${recorded.projection} (generation ${recorded.generation}) its version ${p.version} was written as`;
         }

@@ -1,3 +1,4 @@
+import { canonicalJson } from '../../../shared/domain/canonical';
 import { EVIDENCE_STRENGTH, type LifecycleState } from '../../../shared/domain/enums';
 import { runChecklist, VALIDATION_CHECKS, type CheckResult, type ValidationCheckId } from '../../../shared/domain/validationChecklist';
 import type { ValidationRunView } from '../../../shared/ipc/channels/evidence';
@@ -78,4 +79,15 @@ export function latestValidationRun(ctx: ServiceContext, revisionId: string): Va
       .sort((a, b) => order(a.check_id) - order(b.check_id))
       .map((r) => ({ id: r.check_id, passed: r.passed === 1, detail: r.detail })),
   };
+}
+
+/**
+ * What a stored validation run says, as one digest: who ran it from which state, whether it
+ * passed, the override, and each check's result and detail. The transition's receipt records it
+ * and verification recomputes it (the row's time is the receipt's business).
+ */
+export function validationRunDigest(db: ServiceContext['db'], runId: number): string {
+  const run = db.prepare('SELECT revision_id, from_state, actor, passed, override_reason FROM validation_run WHERE run_id = ?').get(runId);
+  const checks = db.prepare('SELECT check_id, passed, detail FROM validation_check WHERE run_id = ? ORDER BY check_id').all(runId);
+  return sha256Hex(canonicalJson({ run, checks }));
 }
