@@ -7,6 +7,7 @@ import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { conflict, forbidden, invalid, WorkbenchError } from '../errors';
 import { insertTransition, loadVisibleRevision, type RevisionRow } from '../store/evidenceRows';
+import type { WrittenFence } from '../store/fenceRows';
 import { fenceTransition } from './fence';
 import { reverifySpan, spanOf } from './sources';
 import { checklistFor, latestValidationRun, storeValidationRun, validationRunDigest } from './validation';
@@ -24,7 +25,7 @@ export interface AppliedTransition {
   reason: string;
   supportingRef: string | null;
   stateVersion: number;
-  fence: { fenceId: number; jobId: number } | null;
+  fence: WrittenFence | null;
   validation: { runId: number; failed: string[]; overrideReason: string | null; digest: string } | null;
 }
 

@@ -79,9 +79,9 @@ describe('synchronous fence', () => {
     expect(receiptCount()).toBe(before + 1);
     const receipt = tc.session.db().prepare('SELECT action, body FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as { action: string; body: string };
     expect(receipt.action).toBe('evidence:transition');
-    const fence = tc.session.db().prepare('SELECT fence_id, actor, reason FROM revocation_fence').get() as { fence_id: number; actor: string; reason: string };
+    const fence = tc.session.db().prepare('SELECT fence_id, actor, reason, binding_watermark FROM revocation_fence').get() as { fence_id: number; actor: string; reason: string; binding_watermark: number };
     const job = tc.session.db().prepare(`SELECT job_id, status, phase FROM outbox_job`).get() as { job_id: number; status: string; phase: string };
-    expect(JSON.parse(receipt.body).effects).toEqual({ fence: { fenceId: fence.fence_id, jobId: job.job_id } });
+    expect(JSON.parse(receipt.body).effects).toEqual({ fence: { fenceId: fence.fence_id, jobId: job.job_id, bindingWatermark: fence.binding_watermark } });
     expect(fence).toMatchObject({ actor: ACTORS.revoker, reason: 'forged export' });
     expect(job).toMatchObject({ status: 'OPEN', phase: 'claims' });
     expect(count('fence_progress')).toBe(1);

@@ -1,6 +1,6 @@
 import { FENCING_STATES, type FencingState, type LifecycleState } from '../../../shared/domain/enums';
 import type { ServiceContext } from '../context';
-import { writeFence } from '../store/fenceRows';
+import { writeFence, type WrittenFence } from '../store/fenceRows';
 
 /**
  * The synchronous half of revocation (DESIGN §3.5, seed 001). transitionEvidence calls this inside
@@ -14,7 +14,7 @@ import { writeFence } from '../store/fenceRows';
 export function fenceTransition(
   ctx: ServiceContext,
   change: { revisionId: string; from: LifecycleState; to: LifecycleState; reason: string; supportingRef: string | null },
-): { fenceId: number; jobId: number } | null {
+): WrittenFence | null {
   if (!isFencing(change.to)) return null;
   return writeFence(ctx, {
     revisionId: change.revisionId,

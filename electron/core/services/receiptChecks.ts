@@ -1,4 +1,4 @@
-import { postDiffers, type ReceiptFacts, type StateCheck } from '../audit/stateChecks';
+import { postDiffers, type CaseStateCheck, type ReceiptFacts, type StateCheck } from '../audit/stateChecks';
 import { canonicalJson } from '../../../shared/domain/canonical';
 import { sha256Hex } from '../crypto';
 import { copyLink, linksFoundOn, signatureOf } from '../store/copyRows';
@@ -20,6 +20,22 @@ const firstTarget = (r: ReceiptFacts, prefix: string): string | null => {
 
 
 
+/**
+ * The node a revision or source gets when provenance first names it (ensureRevisionNode,
+ * ensureSourceNode): entirely determined by the revision or source, so verify recomputes it.
+ */
+function implicitNodeDiffers(db: CaseDb, nodeId: string): string | null {
+  const row = db.prepare('SELECT kind, subtype, revision_id, source_id, source_ref, label, started_at, ended_at, tenant, classification FROM prov_node WHERE node_id = ?').get(nodeId);
+  if (!row) return `provenance node ${nodeId} is missing`;
+  const id = nodeId.slice(4);
+  const of = nodeId.startsWith('rev:')
+    ? (db.prepare(`SELECT 'revision' AS subtype, r.revision_id, NULL AS source_id, l.title AS label, r.tenant, r.classification FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id) WHERE r.revision_id = ?`).get(id) as Record<string, unknown> | undefined)
+    : (db.prepare(`SELECT 'source' AS subtype, NULL AS revision_id, source_id, title AS label, tenant, classification FROM source_document WHERE source_id = ?`).get(id) as Record<string, unknown> | undefined);
+  if (!of) return `provenance node ${nodeId} names nothing that exists`;
+  const expected = { kind: 'entity', subtype: of.subtype, revision_id: of.revision_id, source_id: of.source_id, source_ref: null, label: of.label, started_at: null, ended_at: null, tenant: of.tenant, classification: of.classification };
+  return canonicalJson(row) === canonicalJson(expected) ? null : `provenance node ${nodeId} differs from the ${of.subtype} it stands for`;
+}
+
 /** Whether a receipt confirmed this copy link independent (what a confirmed link must rest on). */
 function confirmationReceipted(db: CaseDb, revisionId: string, copyOf: string): boolean {
   return !!db
@@ -40,6 +56,28 @@ function isNewestUnresolvedReceipt(db: CaseDb, r: ReceiptFacts): boolean {
     .prepare(`SELECT 1 FROM audit_receipt WHERE seq > ? AND action IN ('claim:markUnresolved', 'claim:clearUnresolved') AND targets = ? LIMIT 1`)
     .get(r.seq, JSON.stringify(r.targets));
 }
+
+/** Every provenance node was added by a prov:record receipt or by a quote that matched its source. */
+export const RECEIPT_CASE_CHECKS: readonly CaseStateCheck[] = [
+  {
+    name: 'provenance nodes',
+    tables: ['prov_node'],
+    check: (db) => {
+      const named = new Set(
+        db
+          .prepare(
+            `SELECT n.value FROM audit_receipt, json_each(json_extract(body, '$.nodesAdded')) n WHERE action = 'prov:record'
+             UNION SELECT 'rev:' || json_extract(body, '$.revisionId') FROM audit_receipt WHERE action IN ('evidence:ingest', 'evidence:revise') AND json_extract(body, '$.span.matches') = 1
+             UNION SELECT 'src:' || json_extract(body, '$.span.sourceId') FROM audit_receipt WHERE action IN ('evidence:ingest', 'evidence:revise') AND json_extract(body, '$.span.matches') = 1`,
+          )
+          .pluck()
+          .all() as string[],
+      );
+      const extra = (db.prepare('SELECT node_id FROM prov_node ORDER BY node_id').pluck().all() as string[]).find((id) => !named.has(id));
+      return extra === undefined ? null : `provenance node ${extra} was added by no receipt`;
+    },
+  },
+];
 
 export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
   {
@@ -121,6 +159,7 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
       if (span.matches && !db.prepare(`SELECT 1 FROM prov_edge WHERE subject = ? AND type = 'wasDerivedFrom' AND object = ?`).get(`rev:${revisionId}`, `src:${span.sourceId}`)) {
         return `the derivation of ${revisionId} from source ${span.sourceId} that this receipt's quote recorded is missing`;
       }
+      if (span.matches) return implicitNodeDiffers(db, `rev:${revisionId}`) ?? implicitNodeDiffers(db, `src:${span.sourceId}`);
       return null;
     },
   },
@@ -137,6 +176,10 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
       const node = db.prepare('SELECT node_id, kind, label, tenant, classification FROM prov_node WHERE node_id = ?');
       const missingNode = body.nodesAdded.find((id) => !node.get(id));
       if (missingNode) return `provenance node ${missingNode} is missing`;
+      for (const id of body.nodesAdded) {
+        const differs = id.startsWith('rev:') || id.startsWith('src:') ? implicitNodeDiffers(db, id) : null;
+        if (differs) return differs;
+      }
       // Nodes declared in the request carry their kind, label and compartment in the receipt.
       for (const declared of body.nodes ?? []) {
         const row = node.get(declared.id) as { kind: string; label: string; tenant: string; classification: string } | undefined;

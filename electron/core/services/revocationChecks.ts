@@ -67,8 +67,8 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
     tables: ['revocation_fence', 'outbox_job'],
     check: (db, r) => {
       const b = r.body() as {
-        revisionId: string; from?: string; to?: string; reason?: string; supportingRef?: string | null; effects?: { fence?: { fenceId: number; jobId: number } };
-        superseded?: { revisionId: string; from: string; to: string; effects?: { fence?: { fenceId: number; jobId: number } } };
+        revisionId: string; from?: string; to?: string; reason?: string; supportingRef?: string | null; effects?: { fence?: RecordedFence };
+        superseded?: { revisionId: string; from: string; to: string; effects?: { fence?: RecordedFence } };
       };
       // A move out of normal flows fenced its dependents in the same transaction (DESIGN §3.5).
       const moves =
@@ -80,11 +80,13 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
       for (const m of moves) {
         if (!m.fence) continue;
         const f = db.prepare('SELECT * FROM revocation_fence WHERE fence_id = ?').get(m.fence.fenceId) as
-          | { revision_id: string; cause: string; from_state: string | null; reason: string; supporting_ref: string | null; actor: string; root_fence_id: number | null }
+          | { revision_id: string; cause: string; from_state: string | null; reason: string; supporting_ref: string | null; actor: string; root_fence_id: number | null; binding_watermark: number }
           | undefined;
         if (!f) return `fence ${m.fence.fenceId} on ${m.revisionId}, written with this move, is missing`;
         const same = f.revision_id === m.revisionId && f.cause === m.to && f.from_state === m.from && f.actor === r.actor && f.root_fence_id === null &&
-          (m.reason === null || f.reason === m.reason) && f.supporting_ref === m.ref;
+          (m.reason === null || f.reason === m.reason) && f.supporting_ref === m.ref &&
+          // Receipts written before the watermark was recorded (schema 330) do not hold it.
+          (m.fence.bindingWatermark === undefined || f.binding_watermark === m.fence.bindingWatermark);
         if (!same) return `fence ${m.fence.fenceId} differs from the move this receipt recorded (${m.revisionId} ${m.from} → ${m.to})`;
         const job = db.prepare('SELECT fence_id FROM outbox_job WHERE job_id = ?').get(m.fence.jobId) as { fence_id: number } | undefined;
         if (!job || job.fence_id !== m.fence.fenceId) return `outbox job ${m.fence.jobId} of fence ${m.fence.fenceId} is missing or moved`;
@@ -160,6 +162,9 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
     },
   },
 ];
+
+/** A fence as a move's receipt records it (the watermark since schema 330). */
+type RecordedFence = { fenceId: number; jobId: number; bindingWatermark?: number };
 
 /**
  * Every stored support projection was written by a convergence job (its ledger row has the

@@ -42,8 +42,16 @@ export interface NewFence {
   actor?: string;
 }
 
+/** What writeFence wrote: the move's receipt records it, and verification holds the fence to it. */
+export interface WrittenFence {
+  fenceId: number;
+  jobId: number;
+  /** The highest binding id at fence time: bindings made later were made knowingly. */
+  bindingWatermark: number;
+}
+
 /** Writes a fence, its first outbox job and its progress row. Runs inside the caller's transaction. */
-export function writeFence(ctx: ServiceContext, f: NewFence): { fenceId: number; jobId: number } {
+export function writeFence(ctx: ServiceContext, f: NewFence): WrittenFence {
   const db = ctx.db;
   if (!db.inTransaction) throw new Error(`writeFence(${f.revisionId}) must run inside the change's transaction`);
   const at = ctx.now();
@@ -66,7 +74,7 @@ export function writeFence(ctx: ServiceContext, f: NewFence): { fenceId: number;
       .prepare(`INSERT INTO outbox_job (fence_id, root_fence_id, phase, created_at_ms) VALUES (?, ?, 'claims', ?)`)
       .run(fenceId, f.rootFenceId ?? fenceId, ms).lastInsertRowid,
   );
-  return { fenceId, jobId };
+  return { fenceId, jobId, bindingWatermark: watermark };
 }
 
 
