@@ -99,3 +99,23 @@ test('a successor from another lineage is refused with the reason and nothing is
   expect(answer.error.message).toContain('a revision from a different lineage cannot inherit the review');
   expect(tableDigest(workbench.casePath)).toBe(before);
 });
+
+test('withdrawing a decision says what happens and asks again; cancelling writes nothing, confirming withdraws it', async ({ app, page, workbench }) => {
+  // The demo opens with cl-rdp's decision in remediation; lena.k may resolve it.
+  await app.actAs('lena.k');
+  await app.nav('remediations');
+  await page.getByTestId('remediation-entry-cl-rdp').click();
+  const detail = page.getByTestId('remediation-detail');
+  await detail.getByTestId('remediation-mode-withdraw').check();
+  await detail.getByTestId('remediation-reason').fill('the RDP finding no longer stands without the hive');
+  const before = tableDigest(workbench.casePath);
+  await detail.getByTestId('remediation-submit').click();
+  await expect(detail.getByTestId('remediation-submit-consequence')).toContainText('takes decision');
+  await expect(detail.getByTestId('remediation-submit-consequence')).toContainText('undecided again');
+  await app.screenshot('remediation-withdraw-confirm');
+  await detail.getByTestId('remediation-submit-cancel').click();
+  expect(tableDigest(workbench.casePath)).toBe(before);
+  await detail.getByTestId('remediation-submit').click();
+  await detail.getByTestId('remediation-submit-confirm').click();
+  await expect(detail.getByTestId('remediation-status')).toHaveText('RESOLVED: WITHDRAWN');
+});

@@ -82,7 +82,7 @@ function DecisionCard({ d, claimAuthor, testId }: { d: DecisionView; claimAuthor
           <ProjectionBadge projection={d.projection} />
           <span className="muted">
             {d.pendingRevalidation
-              ? 'evidence it rests on was revoked or superseded; it is pending revalidation until the worker recomputes it'
+              ? 'evidence it rests on was taken out of normal flows (revoked, superseded, quarantined or disputed); it is pending revalidation until the worker recomputes it'
               : 'its evidence no longer fully carries it: see Remediations'}
           </span>
         </div>

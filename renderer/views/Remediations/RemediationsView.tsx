@@ -72,7 +72,7 @@ export function RemediationsView() {
       <section className="panel queue-pane remediation-pane">
         <h1>Remediations</h1>
         <p className="muted small">
-          Approved decisions whose evidence was revoked or superseded. Dependents are protected the moment the revocation commits; the worker
+          Approved decisions whose evidence was revoked, superseded, quarantined or disputed. Dependents are protected the moment the change commits; the worker
           recomputes each one, and each decision that left ELIGIBLE waits here for its owner.
         </p>
         {error && (

@@ -118,7 +118,7 @@ export function RevocationTable({ status }: { status: RevocationStatus | null })
         </table>
       ) : (
         <p className="muted small" data-testid="revocation-none">
-          No revision you may see has been revoked or superseded.
+          No revision you may see has been revoked, superseded, quarantined or disputed.
         </p>
       )}
     </section>

@@ -68,7 +68,7 @@ export function ClaimReviewDetail({ claimId }: { claimId: string }) {
         {claim?.projection && (claim.projection !== 'ELIGIBLE' || claim.pendingRevalidation) && (
           <div className="warn-note small" data-testid="review-projection">
             <ProjectionBadge projection={claim.projection} />{' '}
-            {claim.pendingRevalidation ? 'Evidence of this claim was revoked or superseded; it is pending revalidation.' : 'Its evidence no longer fully carries it.'}
+            {claim.pendingRevalidation ? 'Evidence of this claim was taken out of normal flows (revoked, superseded, quarantined or disputed); it is pending revalidation.' : 'Its evidence no longer fully carries it.'}
             {claim.projectionReasons && claim.projectionReasons.length > 0 && (
               <ul className="reasons">
                 {claim.projectionReasons.map((r, i) => (
