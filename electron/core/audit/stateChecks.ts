@@ -105,11 +105,6 @@ export class StateCollector {
    */
   observe(r: ReceiptFacts, newTargets = true): void {
     if (newTargets) this.index(r.targets);
-    // The case's first admin is created by case:create, which names the case, not the actor.
-    if (r.action === 'case:create') {
-      const admin = (r.body().admin as { actorId?: string } | undefined)?.actorId;
-      if (admin) this.named.add(`actor:${admin}`);
-    }
     const list = this.byAction.get(r.action) ?? [];
     for (const c of list) if (c.scope === 'each') this.run(c, r);
     const tracksState = list.length === 0 ? r.postFp !== null : list.some((c) => c.scope === 'latest');
@@ -117,7 +112,11 @@ export class StateCollector {
     const named = new Set<string>();
     for (const c of list) if (c.scope === 'latest') for (const t of targetsOf(c, r)) named.add(t);
     if (named.size === 0 && r.targets[0] !== undefined) named.add(r.targets[0]);
-    for (const t of named) this.latest.set(t, r);
+    // A target a check holds this receipt to is named by it too (case:create names its first admin).
+    for (const t of named) {
+      this.latest.set(t, r);
+      this.named.add(t);
+    }
   }
 
   private index(targets: readonly string[]): void {

@@ -24,6 +24,16 @@ function secondConnection(): { ctx: ServiceContext; close: () => void } {
 const receiptCount = () => (tc.session.db().prepare('SELECT COUNT(*) AS n FROM audit_receipt').get() as { n: number }).n;
 const count = (table: string) => (tc.session.db().prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
+/** ev-derived derives (PROV) from ev-a, and cl-derived requires ev-derived. */
+async function claimOnDerived(): Promise<{ a: string; d: string }> {
+  const a = await validatedRevision(tc, 'ev-a');
+  const d = await validatedRevision(tc, 'ev-derived');
+  tc.as(ACTORS.analyst);
+  await tc.call('prov:record', { tenant: 'acme', classification: 'internal', edges: [{ type: 'wasDerivedFrom', from: `rev:${d}`, to: `rev:${a}` }] });
+  await claimOn(tc, 'cl-derived', [{ revisionId: d, role: 'REQUIRED' }]);
+  return { a, d };
+}
+
 describe('synchronous fence', () => {
   it('the next read after a revoke commits, from a second connection, shows every dependent as pending revalidation (worker paused)', async () => {
     const a = await validatedRevision(tc, 'ev-a');
@@ -148,11 +158,7 @@ describe('synchronous fence', () => {
   }
 
   it('evidence derived from a disputed revision is stale until the dispute is settled in its favour', async () => {
-    const a = await validatedRevision(tc, 'ev-a');
-    const d = await validatedRevision(tc, 'ev-derived');
-    tc.as(ACTORS.analyst);
-    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', edges: [{ type: 'wasDerivedFrom', from: `rev:${d}`, to: `rev:${a}` }] });
-    await claimOn(tc, 'cl-derived', [{ revisionId: d, role: 'REQUIRED' }]);
+    const { a } = await claimOnDerived();
     tc.as(ACTORS.revoker);
     await tc.call('evidence:transition', { revisionId: a, to: 'DISPUTED', reason: 'EDR and inventory disagree' });
     await tc.call('revocation:runWorker', { maxJobs: 10 });
@@ -170,11 +176,7 @@ describe('synchronous fence', () => {
   });
 
   it('a claim resting on evidence derived (PROV) from the revoked revision is pending at once, before any worker ran', async () => {
-    const a = await validatedRevision(tc, 'ev-a');
-    const d = await validatedRevision(tc, 'ev-derived');
-    tc.as(ACTORS.analyst);
-    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', edges: [{ type: 'wasDerivedFrom', from: `rev:${d}`, to: `rev:${a}` }] });
-    await claimOn(tc, 'cl-derived', [{ revisionId: d, role: 'REQUIRED' }]);
+    const { a } = await claimOnDerived();
     tc.as(ACTORS.revoker);
     await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
     const reader = secondConnection();
