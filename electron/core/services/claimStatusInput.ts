@@ -14,13 +14,22 @@ export interface StatusColumns {
   source_ref: string;
 }
 
+/** What independence counting needs of a revision beyond its row (DESIGN §3.2, §3.11). */
+export type IndependenceInputs = Pick<StatusBinding, 'originalSources' | 'copies'>;
+
 /**
- * Claim status inputs for a set of bindings (DESIGN §3.3): each with the original sources it
- * traces to (PROV, as `ctx.actor` may see them) and the probable copies among the set. Both the
- * claim's status and its support projection are derived from these, so they cannot disagree.
+ * For each revision: the original sources it traces to (PROV, as `ctx.actor` may see them) and
+ * its probable copies among `rows`. Both the claim's status and its support projection count
+ * independence from these, so they cannot disagree.
  */
-export function statusBindings(ctx: ServiceContext, rows: readonly (StatusColumns & { usable: boolean })[]): StatusBinding[] {
+export function independenceInputs(ctx: Pick<ServiceContext, 'db' | 'actor'>, rows: readonly Pick<StatusColumns, 'revision_id' | 'kind' | 'source_ref'>[]): Map<string, IndependenceInputs> {
   const copies = probableCopiesAmong(ctx.db, [...new Set(rows.map((r) => r.revision_id))]);
+  return new Map(rows.map((r) => [r.revision_id, { originalSources: originalSourceKeys(ctx, r), copies: copies.get(r.revision_id) ?? [] }]));
+}
+
+/** Claim status inputs for a set of bindings (DESIGN §3.3), as `ctx.actor` sees them. */
+export function statusBindings(ctx: ServiceContext, rows: readonly (StatusColumns & { usable: boolean })[]): StatusBinding[] {
+  const inputs = independenceInputs(ctx, rows);
   return rows.map((r) => ({
     revisionRef: r.revision_id,
     relation: r.relation,
@@ -28,7 +37,6 @@ export function statusBindings(ctx: ServiceContext, rows: readonly (StatusColumn
     kind: r.kind,
     usable: r.usable,
     independenceGroup: r.independence_group,
-    originalSources: originalSourceKeys(ctx, r),
-    copies: copies.get(r.revision_id) ?? [],
+    ...inputs.get(r.revision_id)!,
   }));
 }

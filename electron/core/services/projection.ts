@@ -1,4 +1,4 @@
-import { deriveClaimStatus, type ClaimPolicy, type StatusBinding } from '../../../shared/domain/claimStatus';
+import { deriveClaimStatus, type ClaimPolicy } from '../../../shared/domain/claimStatus';
 import type { BindingRole, Classification, EvidenceKind, LifecycleState, Relation, SupportProjection } from '../../../shared/domain/enums';
 import { pendingReason, supportProjection, type NameRevision, type ProjectionResult } from '../../../shared/domain/supportProjection';
 import { usability } from '../../../shared/domain/usable';
@@ -8,7 +8,7 @@ import type { BindingRow } from '../store/bindingRows';
 import { usabilityInput } from '../store/evidenceRows';
 import { policyOf, scopeOf, type ClaimRow } from '../store/claimRows';
 import { visibleRefs } from './claimBasis';
-import { statusBindings } from './claimStatusInput';
+import { independenceInputs, type IndependenceInputs } from './claimStatusInput';
 import { ancestorFences, fencesOn, type FenceRow } from '../store/fenceRows';
 
 /**
@@ -54,7 +54,7 @@ export interface ClaimProjectionState {
   unresolved: boolean;
   bindings: BoundRevision[];
   /** Status inputs other than usability, per bound revision: original sources and probable copies, for everyone. */
-  statusInputs: Map<string, Pick<StatusBinding, 'originalSources' | 'copies'>>;
+  statusInputs: Map<string, IndependenceInputs>;
   /** Fences on each bound revision's PROV ancestors (other lineages). */
   ancestors: Map<string, FenceRow[]>;
   /** Fences directly on each bound revision. */
@@ -92,13 +92,7 @@ export function loadProjectionStates(db: CaseDb, claimIds: readonly string[]): M
   const direct = new Map<string, FenceRow[]>();
   for (const f of fencesOn(db, revisionIds)) direct.set(f.revision_id, [...(direct.get(f.revision_id) ?? []), f]);
   const storedBy = new Map(stored.map((s) => [s.claim_id, s]));
-  const firstBound = new Map(bound.map((b) => [b.revision_id, b]));
-  const statusInputs = new Map(
-    statusBindings({ db, actor: EVERYONE, now: () => '' }, [...firstBound.values()].map((b) => ({ ...b, usable: true }))).map((i) => [
-      i.revisionRef,
-      { originalSources: i.originalSources, copies: i.copies ?? [] },
-    ]),
-  );
+  const statusInputs = independenceInputs({ db, actor: EVERYONE }, [...new Map(bound.map((b) => [b.revision_id, b])).values()]);
   for (const c of claims) {
     const state: ClaimProjectionState = {
       claimId: c.claim_id,

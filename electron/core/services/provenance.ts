@@ -37,6 +37,9 @@ export const EDGE_ENDPOINTS: Readonly<Record<ProvEdgeType, readonly [ProvNodeKin
 export const MAX_TRACE_DEPTH = 32;
 export const MAX_TRACE_NODES = 2000;
 
+/** What a provenance read needs: the case and whose clearance it reads with (no clock, no keys). */
+type Reader = Pick<ServiceContext, 'db' | 'actor'>;
+
 export const revisionNodeId = (revisionId: string): string => `rev:${revisionId}`;
 export const sourceNodeId = (sourceId: string): string => `src:${sourceId}`;
 
@@ -63,7 +66,7 @@ function stmt(db: CaseDb, sql: string): Statement {
   return s;
 }
 
-function visibleNode(ctx: ServiceContext, nodeId: string): NodeRow | undefined {
+function visibleNode(ctx: Reader, nodeId: string): NodeRow | undefined {
   const acl = aclFilter(ctx.actor, 'n');
   return stmt(
     ctx.db,
@@ -121,7 +124,7 @@ function rootNode(row: RevisionRow): NodeRow {
  * no further (visible) derivation. Agents reached through wasAssociatedWith / wasAttributedTo are
  * returned for display but are never sources. Cycle-safe (each node is expanded once) and bounded.
  */
-export function traceFrom(ctx: ServiceContext, roots: NodeRow[]): TraceResult {
+export function traceFrom(ctx: Reader, roots: NodeRow[]): TraceResult {
   const nodes = new Map<string, NodeRow>();
   const edges = new Map<string, ProvEdgeView>();
   const originals = new Map<string, OriginalSource>();
@@ -212,7 +215,7 @@ export function traceProvenance(ctx: ServiceContext, req: ParsedRequestOf<'prove
  * source would change a claim's status because of evidence outside the clearance (and hint at it),
  * so for that actor the hidden source does not exist, as everywhere else (DESIGN §3.8).
  */
-export function originalSourceKeys(ctx: ServiceContext, revision: Pick<RevisionRow, 'revision_id' | 'kind' | 'source_ref'>): string[] {
+export function originalSourceKeys(ctx: Reader, revision: Pick<RevisionRow, 'revision_id' | 'kind' | 'source_ref'>): string[] {
   const hasEdges = stmt(ctx.db, 'SELECT 1 FROM prov_edge WHERE subject = ? LIMIT 1').get(revisionNodeId(revision.revision_id));
   if (!hasEdges) return EVIDENCE_STRENGTH[revision.kind] === 'derived' ? [] : [`source:${revision.source_ref}`];
   const root = visibleNode(ctx, revisionNodeId(revision.revision_id));
