@@ -66,6 +66,8 @@ async function main(): Promise<void> {
     const evidenceList = await medianMsAsync(() => tc.call('evidence:list', { limit: 50 }), 21);
     const claimList = await medianMsAsync(() => tc.call('claim:list', {}), 3, 1);
     const gate = await medianMsAsync(() => tc.call('case:gate', {}), 3, 1);
+    const verify = await medianMsAsync(() => tc.call('audit:verify', {}), 3, 1);
+    const verified = await tc.call('audit:verify', {});
     const statuses = (await tc.call('claim:list', {})).reduce<Record<string, number>>((m, c) => ({ ...m, [c.status]: (m[c.status] ?? 0) + 1 }), {});
     report('reads on the generated case (median ms)', {
       'claim:get': claimGet,
@@ -73,6 +75,9 @@ async function main(): Promise<void> {
       'evidence:list_50': evidenceList,
       'claim:list_all': claimList,
       'case:gate': gate,
+      'audit:verify': verify,
+      receipts: verified.length,
+      verified: String(verified.ok),
       baseline_pk_row_ms: baseline,
       ratio_claim_get_vs_baseline: claimGet / baseline,
     });
