@@ -27,6 +27,7 @@ import { handlers } from '../electron/core/handlers';
 import { readCaseMeta } from '../electron/core/services/caseMeta';
 import { Session } from '../electron/core/session';
 import { seededRandom } from './lib';
+import { TEST_KEY_COST, TEST_PASSPHRASE } from '../electron/testing/testCase';
 
 const { values } = parseArgs({
   options: {
@@ -54,17 +55,18 @@ function time<T>(run: () => T): { ms: number; value: T } {
 
 async function createCase(dir: string): Promise<{ path: string; keys: Map<string, SigningKey> }> {
   const path = join(dir, 'bench.case.sqlite');
-  const session = new Session({ userDataDir: join(dir, 'user'), log: () => {} });
+  const process_ = new Session({ userDataDir: join(dir, 'user'), log: () => {}, keyCost: TEST_KEY_COST });
+  const session = process_.seat();
   const ok = (e: { ok: boolean }) => {
     if (!e.ok) throw new Error(JSON.stringify(e));
   };
-  ok(await dispatch(handlers, session, 'case:create', { path, name: 'bench', admin: { actorId: 'admin', displayName: 'Admin' } }));
+  ok(await dispatch(handlers, session, 'case:create', { path, name: 'bench', admin: { actorId: 'admin', displayName: 'Admin', passphrase: TEST_PASSPHRASE } }));
   for (const actorId of REVIEWERS.slice(1)) {
-    ok(await dispatch(handlers, session, 'actor:create', { actorId, displayName: actorId, role: 'reviewer', tenants: ['*'], maxClassification: 'restricted' }));
+    ok(await dispatch(handlers, session, 'actor:create', { passphrase: TEST_PASSPHRASE, actorId, displayName: actorId, role: 'reviewer', tenants: ['*'], maxClassification: 'restricted' }));
   }
   const db = session.db();
   const keyring = new Keyring(session.keysDir, readCaseMeta(db).caseId);
-  const keys = new Map(REVIEWERS.map((a) => [a, keyring.activeKey(db, a, 'bench')]));
+  const keys = new Map(REVIEWERS.map((a) => [a, keyring.unlock(db, a, TEST_PASSPHRASE, 'bench')]));
   session.close();
   return { path, keys };
 }

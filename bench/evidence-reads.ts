@@ -9,6 +9,7 @@ import { listEvidence } from '../electron/core/services/evidenceReads';
 import { createTestCase } from '../electron/testing/testCase';
 import { bulkEvidence } from '../electron/testing/fixtures/bulk';
 import { medianMs, report } from './lib';
+import { TEST_PASSPHRASE } from '../electron/testing/testCase';
 
 const REVISIONS = Number(process.env.BENCH_REVISIONS ?? 100_000);
 const BINDINGS = 1_000;
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(join(tmpdir(), 'erwb-bench-'));
   const tc = await createTestCase();
   try {
-    await tc.call('actor:create', { actorId: 'analyst', displayName: 'Analyst', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
+    await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'analyst', displayName: 'Analyst', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
     const admin = tc.session.context();
     const t0 = performance.now();
     const ids = bulkEvidence(admin, REVISIONS);
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
 
     // The key-order walk's worst case: an actor who can see only a sliver of the case.
     tc.as('admin');
-    await tc.call('actor:create', { actorId: 'sparse', displayName: 'Sparse', role: 'analyst', tenants: ['globex'], maxClassification: 'public' });
+    await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'sparse', displayName: 'Sparse', role: 'analyst', tenants: ['globex'], maxClassification: 'public' });
     tc.as('sparse');
     const sparseCtx = tc.session.context();
     const sparse = medianMs(() => listEvidence(sparseCtx, { limit: 50, after: mid }), 15);

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { createTestCase } from '../electron/testing/testCase';
 import { ingestRequest } from '../electron/testing/fixtures/evidence';
 import { medianMs, medianMsAsync, report, seededRandom } from './lib';
+import { TEST_PASSPHRASE } from '../electron/testing/testCase';
 
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 10_000);
 
@@ -19,8 +20,8 @@ async function main(): Promise<void> {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
   const tc = await createTestCase();
   try {
-    await tc.call('actor:create', { actorId: 'ana', displayName: 'Ana (analyst)', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
-    await tc.call('actor:create', { actorId: 'rev', displayName: 'Rev (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' });
+    await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'ana', displayName: 'Ana (analyst)', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
+    await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'rev', displayName: 'Rev (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' });
     const t0 = performance.now();
     let evidence = 0;
     let copies = 0;

@@ -33,7 +33,7 @@ test('opening a file that is not a case shows a clear error and keeps the curren
 
 test('switching the acting reviewer hides evidence above their clearance', async ({ app, page }) => {
   const all = Number(await page.getByTestId('case-evidence-count').textContent());
-  await page.getByTestId('actor-select').selectOption('omar.h');
+  await app.actAs('omar.h');
   await expect(page.getByTestId('status-actor')).toContainText('Omar Haddad');
   await expect(page.getByTestId('case-evidence-count')).toHaveText(String(all - 1));
   await app.nav('audit');
@@ -47,6 +47,8 @@ test('creates a new case from the Cases view and can go back to the demo from th
   await page.getByTestId('new-case-name').fill('Ransomware on FS02 (IR-2232)');
   await page.getByTestId('new-case-actor').fill('lena.k');
   await page.getByTestId('new-case-display').fill('Lena Kowalski');
+  await page.getByTestId('new-case-passphrase').fill('lena new case passphrase');
+  await page.getByTestId('new-case-passphrase-repeat').fill('lena new case passphrase');
   await page.getByTestId('new-case-submit').click();
   await expect(page.getByTestId('case-name')).toHaveText('Ransomware on FS02 (IR-2232)');
   await expect(page.getByTestId('case-claim-count')).toHaveText('0');
@@ -54,4 +56,7 @@ test('creates a new case from the Cases view and can go back to the demo from th
   await app.screenshot('cases-new');
   await page.getByRole('button', { name: 'Account takeover: svc-backup (IR-2231)' }).click();
   await expect(page.getByTestId('case-name')).toHaveText('Account takeover: svc-backup (IR-2231)');
+  // Another case is another opening: the window is locked until someone unlocks it for this one.
+  await expect(page.getByTestId('unlock-panel')).toBeVisible();
+  await app.unlock('lena.k');
 });

@@ -107,7 +107,7 @@ test.describe('Evidence view', () => {
     await app.screenshot('evidence-illegal-transition');
 
     await app.nav('cases');
-    await page.getByTestId('actor-select').selectOption('omar.h');
+    await app.actAs('omar.h');
     await expect(page.getByTestId('status-actor')).toContainText('Omar Haddad');
     await evidence.open();
     await evidence.select('ev-note-003@1');

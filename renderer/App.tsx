@@ -1,8 +1,11 @@
 import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { LOCKED_EVENT } from './bridge';
 import { StatusBar } from './components/StatusBar';
 import { NavBar } from './components/NavBar';
 import { useWorkbench } from './state/store';
-import { selectRefreshAll, selectView } from './state/selectors';
+import { selectLockState, selectRefreshAll, selectView } from './state/selectors';
+import { UnlockPanel } from './views/Cases/UnlockPanel';
 import { CasesView } from './views/Cases/CasesView';
 import { AuditView } from './views/Audit/AuditView';
 import { EvidenceView } from './views/Evidence/EvidenceView';
@@ -27,17 +30,54 @@ const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
 export function App() {
   const view = useWorkbench(selectView);
   const refreshAll = useWorkbench(selectRefreshAll);
+  const { locked, idleLockMinutes, loadCase, lock } = useWorkbench(useShallow(selectLockState));
   useEffect(() => {
     void refreshAll();
   }, [refreshAll]);
+  useEffect(() => {
+    const onLocked = () => void loadCase();
+    window.addEventListener(LOCKED_EVENT, onLocked);
+    return () => window.removeEventListener(LOCKED_EVENT, onLocked);
+  }, [loadCase]);
+  useIdleLock(locked ? null : idleLockMinutes, lock);
   const Current = VIEW_COMPONENTS[view];
   return (
     <div className="app">
       <NavBar />
-      <main className="main" data-testid={`view-${view}`}>
-        <Current />
+      <main className="main" data-testid={locked ? 'view-locked' : `view-${view}`}>
+        {locked ? (
+          <div className="stack">
+            <UnlockPanel />
+            <CasesView />
+          </div>
+        ) : (
+          <Current />
+        )}
       </main>
       <StatusBar />
     </div>
   );
+}
+
+/**
+ * Locks the window after the case's idle time without a key press or pointer use here. The main
+ * process enforces the same limit on calls; this catches a window left open with views that poll.
+ */
+function useIdleLock(minutes: number | null, lock: () => Promise<void>): void {
+  useEffect(() => {
+    if (minutes === null) return;
+    let last = Date.now();
+    const touch = () => {
+      last = Date.now();
+    };
+    const events = ['pointerdown', 'keydown', 'wheel'] as const;
+    for (const e of events) window.addEventListener(e, touch, { passive: true });
+    const timer = setInterval(() => {
+      if (Date.now() - last > minutes * 60_000) void lock();
+    }, 15_000);
+    return () => {
+      clearInterval(timer);
+      for (const e of events) window.removeEventListener(e, touch);
+    };
+  }, [minutes, lock]);
 }

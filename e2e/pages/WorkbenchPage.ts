@@ -5,6 +5,14 @@ import type { Envelope } from '../../shared/ipc/envelope';
 /** Display names of the demo actors, as the status bar shows them. */
 const DISPLAY_NAMES: Record<string, string> = { 'lena.k': 'Lena', 'omar.h': 'Omar', 'priya.s': 'Priya', 'jonas.w': 'Jonas' };
 
+/** The demo reviewers' passphrases, as the README lists them. */
+export const DEMO_PASSPHRASES: Record<string, string> = {
+  'lena.k': 'demo-lena-2231',
+  'omar.h': 'demo-omar-2231',
+  'priya.s': 'demo-priya-2231',
+  'jonas.w': 'demo-jonas-2231',
+};
+
 /** Page object for the workbench frame: navigation, status bar and raw bridge access. */
 export class WorkbenchPage {
   constructor(
@@ -12,20 +20,37 @@ export class WorkbenchPage {
     readonly url: string,
   ) {}
 
-  async open(): Promise<void> {
+  /** Opens the workbench, which starts locked, and unlocks it as `actorId` (the demo's IR lead by default). */
+  async open(actorId = 'lena.k'): Promise<void> {
     await this.page.goto(this.url);
     await this.page.getByTestId('case-name').waitFor();
+    await this.unlock(actorId);
+  }
+
+  /** Unlocks the locked window as a demo reviewer, typing their passphrase as a user does. */
+  async unlock(actorId: string, passphrase = DEMO_PASSPHRASES[actorId] ?? ''): Promise<void> {
+    await this.page.getByTestId('unlock-actor').selectOption(actorId);
+    await this.page.getByTestId('unlock-passphrase').fill(passphrase);
+    await this.page.getByTestId('unlock-submit').click();
+    await this.page.getByTestId('status-actor').filter({ hasText: `Acting as ${DISPLAY_NAMES[actorId] ?? actorId}` }).waitFor();
   }
 
   nav(view: 'cases' | 'graph' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'audit') {
     return this.page.getByTestId(`nav-${view}`).click();
   }
 
-  /** Switches the acting reviewer the way a user does (Cases view), so the UI and the session agree. */
+  /**
+   * Switches the acting reviewer the way a user does: lock this window (Cases view) and unlock it
+   * as the other reviewer with their passphrase. Returns to the view that was open.
+   */
   async actAs(actorId: string): Promise<void> {
+    const view = await this.page.locator('main').getAttribute('data-testid');
     await this.nav('cases');
-    await this.page.getByTestId('actor-select').selectOption(actorId);
-    await this.page.getByTestId('status-actor').filter({ hasText: DISPLAY_NAMES[actorId] ?? actorId }).waitFor();
+    await this.page.getByTestId('lock-window').click();
+    await this.page.getByTestId('unlock-panel').waitFor();
+    await this.unlock(actorId);
+    const name = view?.replace(/^view-/, '');
+    if (name && name !== 'cases' && name !== 'locked') await this.nav(name as Parameters<WorkbenchPage['nav']>[0]);
   }
 
   /** Sends a request through the renderer's own bridge, exactly as the UI would, and returns the envelope. */

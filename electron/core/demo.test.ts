@@ -6,11 +6,11 @@ import { CLAIM_STATUSES, LIFECYCLE_STATES, RELATIONS } from '../../shared/domain
 import { ensureDemoCase } from './demo';
 import { dispatch } from './dispatch';
 import { handlers } from './handlers';
-import { Session } from './session';
+import { Session, type Seat } from './session';
 
 const SEED = resolve(import.meta.dirname, '..', '..', 'resources', 'demo-case.json');
 let dir: string;
-let session: Session;
+let session: Seat;
 const call = async (channel: string, request: unknown) => {
   const answer = await dispatch(handlers, session, channel, request);
   if (!answer.ok) throw new Error(`${channel}: ${answer.error.message}`);
@@ -20,8 +20,9 @@ const call = async (channel: string, request: unknown) => {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'erwb-demo-'));
   const path = await ensureDemoCase(SEED, dir);
-  session = new Session({ userDataDir: dir, log: () => {}, preferredActor: 'lena.k' });
+  session = new Session({ userDataDir: dir, log: () => {} }).seat();
   session.open(path);
+  session.unlock('lena.k', 'demo-lena-2231');
 });
 afterAll(() => {
   session.close();

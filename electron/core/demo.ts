@@ -14,7 +14,7 @@ const DemoSeed = z.object({
   case: z.object({
     name: z.string(),
     description: z.string(),
-    admin: z.object({ actorId: z.string(), displayName: z.string() }),
+    admin: z.object({ actorId: z.string(), displayName: z.string(), passphrase: z.string() }),
   }),
   steps: z.array(
     z.object({
@@ -62,17 +62,28 @@ export async function buildDemoCase(seedPath: string, target: string, userDataDi
   // The build directory is thrown away; the demo reviewers' signing keys must outlive it, in the
   // user's own key folder, or the demo case could be read but never worked on.
   const session = new Session({ userDataDir: join(userDataDir, '.demo-build'), keysDir: join(userDataDir, 'keys'), log: () => {} });
+  // Each demo reviewer acts in their own seat, unlocked once with the passphrase the seed gives
+  // them (the README lists them), as each would at their own window.
+  const passphrases = new Map([[seed.case.admin.actorId, seed.case.admin.passphrase]]);
+  const seatOf = async (actorId: string, where: string) => {
+    const seat = session.seat(`demo:${actorId}`);
+    if (seat.unlockedActor()) return seat;
+    const unlocked = await dispatch(handlers, seat, 'actor:unlock', { actorId, passphrase: passphrases.get(actorId) ?? '' });
+    if (!unlocked.ok) throw new Error(`demo seed ${where}: ${unlocked.error.message}`);
+    return seat;
+  };
   try {
-    const created = await dispatch(handlers, session, 'case:create', { path: building, ...seed.case });
+    const created = await dispatch(handlers, session.seat(`demo:${seed.case.admin.actorId}`), 'case:create', { path: building, ...seed.case });
     if (!created.ok) throw new Error(`demo seed: case:create failed: ${created.error.message}`);
     const answers = new Map<string, unknown>();
     for (const [i, step] of seed.steps.entries()) {
-      if (session.actor().actorId !== step.as) {
-        const sel = await dispatch(handlers, session, 'actor:select', { actorId: step.as });
-        if (!sel.ok) throw new Error(`demo seed step ${i}: ${sel.error.message}`);
-      }
+      const seat = await seatOf(step.as, `step ${i}`);
       const request = resolveRefs(step.request, answers, `step ${i}`);
-      const result = await dispatch(handlers, session, step.channel, request);
+      if (step.channel === 'actor:create') {
+        const r = request as { actorId: string; passphrase: string };
+        passphrases.set(r.actorId, r.passphrase);
+      }
+      const result = await dispatch(handlers, seat, step.channel, request);
       if (!result.ok) throw new Error(`demo seed step ${i} (${step.channel}): ${result.error.message}`);
       if (step.label) answers.set(step.label, result.value);
     }

@@ -35,14 +35,14 @@ describe('dispatch', () => {
   });
 
   it('answers NO_CASE before a case is open', async () => {
-    const session = new Session({ userDataDir: `${tc.dir}/other`, log: () => {} });
+    const session = new Session({ userDataDir: `${tc.dir}/other`, log: () => {} }).seat();
     const answer = await dispatch(handlers, session, 'claim:list', {});
     expect(answer).toMatchObject({ ok: false, error: { code: 'NO_CASE' } });
   });
 
   it('turns unexpected exceptions into INTERNAL without leaking the stack', async () => {
     const logged: string[] = [];
-    const session = new Session({ userDataDir: `${tc.dir}/x`, log: (l) => logged.push(l) });
+    const session = new Session({ userDataDir: `${tc.dir}/x`, log: (l) => logged.push(l) }).seat();
     const broken = { ...handlers, 'case:recent': () => { throw new Error('secret internals /etc/shadow'); } };
     const answer = await dispatch(broken, session, 'case:recent', {});
     expect(answer).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
@@ -51,7 +51,7 @@ describe('dispatch', () => {
   });
 
   it('refuses a handler answer outside the contract as INTERNAL', async () => {
-    const session = new Session({ userDataDir: `${tc.dir}/y`, log: () => {} });
+    const session = new Session({ userDataDir: `${tc.dir}/y`, log: () => {} }).seat();
     const broken = { ...handlers, 'case:recent': () => ({ cases: 'nope' }) as never };
     expect(await dispatch(broken, session, 'case:recent', {})).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
   });

@@ -9,10 +9,10 @@ import {
 } from '../../shared/ipc/contract';
 import { illFormedText } from '../../shared/ipc/wellFormedText';
 import { WorkbenchError } from './errors';
-import type { Session } from './session';
+import type { Seat } from './session';
 
 export type Handler<C extends Channel> = (
-  session: Session,
+  seat: Seat,
   request: ParsedRequestOf<C>,
 ) => ResponseOf<C> | Promise<ResponseOf<C>>;
 
@@ -40,7 +40,7 @@ const describeIssues = (issues: IssueDetail[]): string =>
  */
 export async function dispatch(
   handlers: HandlerTable,
-  session: Session,
+  session: Seat,
   channel: string,
   rawRequest: unknown,
 ): Promise<Envelope<unknown>> {

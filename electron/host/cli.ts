@@ -1,17 +1,22 @@
 import { dispatch } from '../core/dispatch';
 import { handlers } from '../core/handlers';
 import { defaultUserDataDir } from '../core/paths';
-import { Session } from '../core/session';
+import { readPassphrase, type PassphraseSource } from '../core/passphraseInput';
+import { Session, type Seat } from '../core/session';
 import { CHANNELS } from '../../shared/ipc/contract';
 import { runVerifyCommand, VERIFY_USAGE } from './verifyCommand';
 
 const USAGE = `usage:
-  npm run cli -- call <case-file> <channel> [<json-request>] [--as <actor-id>]
+  npm run cli -- call <case-file> <channel> [<json-request>] --as <actor-id>
+        [--passphrase-fd <n> | --passphrase-file <path>]
   npm run cli -- ${VERIFY_USAGE}
   npm run cli -- channels
 
 Every channel of the workbench is callable; the answer is the JSON envelope
 { "ok": true, "value": ... } or { "ok": false, "error": { "code", "message", "issues" } }.
+Every call acts as one reviewer, who must unlock their key: the passphrase is read from the
+file descriptor or file given, else from ERWB_PASSPHRASE, else asked for on the terminal.
+Without --as only channels that need no reviewer answer (case:info, actor:list).
 Exit code 0 on ok, 1 on an error envelope, 2 on bad usage.`;
 
 function takeFlag(args: string[], name: string): string | undefined {
@@ -22,22 +27,29 @@ function takeFlag(args: string[], name: string): string | undefined {
   return value;
 }
 
-async function withCase(path: string, actor: string | undefined, run: (s: Session) => Promise<unknown>): Promise<number> {
-  const session = new Session({ userDataDir: defaultUserDataDir(), preferredActor: actor, log: (l) => process.stderr.write(`${l}\n`) });
-  const opened = await dispatch(handlers, session, 'case:open', { path });
+async function withCase(
+  path: string,
+  actor: string | undefined,
+  secret: PassphraseSource,
+  run: (s: Seat) => Promise<unknown>,
+): Promise<number> {
+  const session = new Session({ userDataDir: defaultUserDataDir(), log: (l) => process.stderr.write(`${l}\n`) });
+  const seat = session.seat('cli');
+  const opened = await dispatch(handlers, seat, 'case:open', { path });
   if (!opened.ok) {
     process.stdout.write(`${JSON.stringify(opened, null, 2)}\n`);
     return 1;
   }
   try {
     if (actor) {
-      const sel = await dispatch(handlers, session, 'actor:select', { actorId: actor });
+      const passphrase = await readPassphrase(actor, secret);
+      const sel = await dispatch(handlers, seat, 'actor:unlock', { actorId: actor, passphrase });
       if (!sel.ok) {
         process.stdout.write(`${JSON.stringify(sel, null, 2)}\n`);
         return 1;
       }
     }
-    const envelope = (await run(session)) as { ok: boolean };
+    const envelope = (await run(seat)) as { ok: boolean };
     process.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
     return envelope.ok ? 0 : 1;
   } finally {
@@ -48,6 +60,7 @@ async function withCase(path: string, actor: string | undefined, run: (s: Sessio
 export async function cli(argv: string[]): Promise<number> {
   const args = [...argv];
   const actor = takeFlag(args, '--as');
+  const secret = { fd: takeFlag(args, '--passphrase-fd'), file: takeFlag(args, '--passphrase-file') };
   const [command, ...rest] = args;
   switch (command) {
     case 'channels':
@@ -65,7 +78,7 @@ export async function cli(argv: string[]): Promise<number> {
           return 2;
         }
       }
-      return withCase(path, actor, (s) => dispatch(handlers, s, channel, request));
+      return withCase(path, actor, secret, (s) => dispatch(handlers, s, channel, request));
     }
     case 'verify':
       // Read-only and without a session: verifying must work on a machine with no keys and

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { verifyCaseFile } from '../core/audit/verifyFile';
 import { createReviewCase, type ReviewCase } from '../testing/reviewCase';
 import { dispatch } from '../core/dispatch';
 import { handlers } from '../core/handlers';
-import { Session } from '../core/session';
+import { TEST_PASSPHRASE, testSession } from '../testing/testCase';
 
 /**
  * The safety rules are wired where they apply, not registered by whichever module an entry point
@@ -74,9 +74,10 @@ function outcome(path: string) {
 }
 
 async function gateOf(path: string) {
-  const session = new Session({ userDataDir: userData, log: () => {}, preferredActor: 'admin' });
+  const session = testSession({ userDataDir: userData }).seat();
   try {
     await dispatch(handlers, session, 'case:open', { path });
+    await dispatch(handlers, session, 'actor:unlock', { actorId: 'admin', passphrase: TEST_PASSPHRASE });
     const gate = await dispatch(handlers, session, 'case:gate', {});
     if (!gate.ok) throw new Error(gate.error.message);
     return (gate.value as ResponseOf<'case:gate'>).blockers.map((x) => `${x.check}: ${x.kind} ${x.target}`).sort();
@@ -90,13 +91,13 @@ describe('every entry point gets the same fences and checks', () => {
 
   it('in process, through the handler table (what ipcMain and the bench call)', async () => {
     const path = copyCase('inproc');
-    const session = new Session({ userDataDir: userData, log: () => {}, preferredActor: 'bob' });
+    const session = testSession({ userDataDir: userData }).seat();
     const call = async <C extends Channel>(channel: C, request: RequestOf<C>) => {
       const env = await dispatch(handlers, session, channel, request);
       if (!env.ok) throw new Error(`${channel}: ${env.error.message}`);
     };
     await call('case:open', { path });
-    await call('actor:select', { actorId: 'bob' });
+    await call('actor:unlock', { actorId: 'bob', passphrase: TEST_PASSPHRASE });
     for (const move of MOVES(ids.a, ids.b)) await call('evidence:transition', move);
     await call('revocation:runWorker', { maxJobs: 50 });
     session.close();
@@ -111,18 +112,21 @@ describe('every entry point gets the same fences and checks', () => {
 
   it('through the CLI and the worker process', async () => {
     const path = copyCase('cli');
+    // The passphrase reaches the CLI as scripts pass it, in a file (or on a descriptor), never in argv.
+    const secret = join(userData, 'bob.passphrase');
+    writeFileSync(secret, `${TEST_PASSPHRASE}\n`, { mode: 0o600 });
     const env = { ...process.env, ERWB_USER_DATA: userData };
     for (const move of MOVES(ids.a, ids.b)) {
-      execFileSync(TSX, ['electron/host/cli.ts', 'call', path, 'evidence:transition', JSON.stringify(move), '--as', 'bob'], { env, stdio: 'pipe' });
+      execFileSync(TSX, ['electron/host/cli.ts', 'call', path, 'evidence:transition', JSON.stringify(move), '--as', 'bob', '--passphrase-file', secret], { env, stdio: 'pipe' });
     }
-    execFileSync(TSX, ['electron/core/worker/cli.ts', path, '--as', 'bob'], { env, stdio: 'pipe' });
+    execFileSync(TSX, ['electron/core/worker/cli.ts', path, '--as', 'bob', '--user-data', userData, '--passphrase-file', secret], { env, stdio: 'pipe' });
     results.cli = { outcome: outcome(path), gate: await gateOf(path), verify: (await verifyCaseFile(path)).exitCode };
     expect(results.cli).toEqual(results.inproc);
   });
 
   it('through the loopback host', async () => {
     const path = copyCase('host');
-    const session = new Session({ userDataDir: userData, log: () => {}, preferredActor: 'bob' });
+    const session = testSession({ userDataDir: userData });
     const host = await startHost({ session, handlers });
     const post = async (channel: string, body: unknown) => {
       const res = await fetch(`http://127.0.0.1:${host.port}/api/${channel}`, {
@@ -135,7 +139,7 @@ describe('every entry point gets the same fences and checks', () => {
     };
     try {
       await post('case:open', { path });
-      await post('actor:select', { actorId: 'bob' });
+      await post('actor:unlock', { actorId: 'bob', passphrase: TEST_PASSPHRASE });
       for (const move of MOVES(ids.a, ids.b)) await post('evidence:transition', move);
       await post('revocation:runWorker', { maxJobs: 50 });
     } finally {
@@ -149,7 +153,8 @@ describe('every entry point gets the same fences and checks', () => {
   it('Electron registers the same handler table through the same dispatch', () => {
     const ipc = readFileSync(join(process.cwd(), 'electron/main/ipc.ts'), 'utf8');
     expect(ipc).toContain("import { handlers } from '../core/handlers';");
-    expect(ipc).toMatch(/return dispatch\(handlers, session, channel, request\);/);
+    // Through its own seat: the reviewer acting is the one unlocked in this window (issue 9.4).
+    expect(ipc).toMatch(/return dispatch\(handlers, session\.seat\(`window:\$\{event\.sender\.id\}`\), channel, request\);/);
   });
 
   it('no module switches a rule on by a bare side-effect import', () => {

@@ -19,12 +19,11 @@ async function main(): Promise<void> {
       'user-data': { type: 'string' },
       port: { type: 'string' },
       reason: { type: 'string' },
-      actor: { type: 'string' },
     },
   });
   const root = resolve(import.meta.dirname, '..', '..');
   const userDataDir = values['user-data'] ?? defaultUserDataDir();
-  const session = new Session({ userDataDir, preferredActor: values.actor });
+  const session = new Session({ userDataDir });
   const casePath = values.case ?? (await ensureDemoCase(join(root, 'resources', 'demo-case.json'), userDataDir));
   session.open(casePath);
   const rendererDir = join(root, 'out', 'renderer');

@@ -28,7 +28,7 @@ let tc: TestCase;
 let host: RunningHost;
 beforeAll(async () => {
   tc = await createTestCase();
-  host = await startHost({ session: tc.session, handlers });
+  host = await startHost({ session: tc.session.session, handlers });
 });
 afterAll(async () => {
   await host.close();

@@ -8,6 +8,9 @@ import { dispatch, type HandlerTable } from '../core/dispatch';
 import type { Session } from '../core/session';
 
 export const TOKEN_HEADER = 'x-workbench-token';
+/** Each browser tab names its own seat, so the reviewer unlocked in one tab never acts in another. */
+export const SEAT_HEADER = 'x-workbench-seat';
+const SEAT_ID = /^[A-Za-z0-9_-]{16,64}$/;
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -120,7 +123,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
         } catch {
           return send(res, 400, JSON.stringify({ ok: false, error: { code: 'VALIDATION', message: `${channel}: request body is not JSON` } }));
         }
-        const envelope = await dispatch(options.handlers, options.session, channel, body);
+        const seatId = req.headers[SEAT_HEADER];
+        if (seatId !== undefined && (typeof seatId !== 'string' || !SEAT_ID.test(seatId))) {
+          return send(res, 400, JSON.stringify({ ok: false, error: { code: 'VALIDATION', message: `${SEAT_HEADER} must be 16 to 64 letters, digits, '-' or '_'` } }));
+        }
+        const seat = options.session.seat(seatId ? `tab:${seatId}` : 'loopback');
+        const envelope = await dispatch(options.handlers, seat, channel, body);
         return send(res, 200, JSON.stringify(envelope));
       }
       if (req.method !== 'GET') return send(res, 405, 'method not allowed', 'text/plain; charset=utf-8');

@@ -13,7 +13,8 @@ export function registerIpc(session: Session, getWindow: () => BrowserWindow | n
       if (!isTrustedSender(event, getWindow(), renderer)) {
         return { ok: false, error: { code: 'FORBIDDEN', message: `${channel}: call from an untrusted frame refused` } };
       }
-      return dispatch(handlers, session, channel, request);
+      // The acting reviewer belongs to this window: its own seat, unlocked in it (issue 9.4).
+      return dispatch(handlers, session.seat(`window:${event.sender.id}`), channel, request);
     });
   }
 }

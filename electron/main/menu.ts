@@ -2,7 +2,6 @@ import { dialog, Menu, shell, type BrowserWindow } from 'electron';
 import type { Session } from '../core/session';
 import { dispatch } from '../core/dispatch';
 import { handlers } from '../core/handlers';
-import { userInfo } from 'node:os';
 
 const CASE_FILTERS = [{ name: 'Evidence case', extensions: ['sqlite', 'case'] }];
 
@@ -14,29 +13,15 @@ export function buildMenu(session: Session, getWindow: () => BrowserWindow | nul
       label: 'File',
       submenu: [
         {
-          label: 'New Case…',
-          accelerator: 'CmdOrCtrl+N',
-          click: async () => {
-            const pick = await dialog.showSaveDialog({ filters: CASE_FILTERS, defaultPath: 'new-case.case.sqlite' });
-            if (pick.canceled || !pick.filePath) return;
-            const me = userInfo().username.replace(/[^A-Za-z0-9._-]/g, '') || 'admin';
-            const r = await dispatch(handlers, session, 'case:create', {
-              path: pick.filePath,
-              name: pick.filePath.split(/[\\/]/).pop() ?? 'New case',
-              admin: { actorId: me, displayName: me },
-            });
-            if (!r.ok) report(r.error.message);
-            reload();
-          },
-        },
-        {
           label: 'Open Case…',
           accelerator: 'CmdOrCtrl+O',
           click: async () => {
             const pick = await dialog.showOpenDialog({ filters: CASE_FILTERS, properties: ['openFile'] });
             const path = pick.filePaths[0];
             if (pick.canceled || !path) return;
-            const r = await dispatch(handlers, session, 'case:open', { path });
+            const window = getWindow();
+            // A new case is made in the Cases view, where its creator sets their passphrase.
+            const r = await dispatch(handlers, session.seat(`window:${window?.webContents.id ?? 0}`), 'case:open', { path });
             if (!r.ok) report(r.error.message);
             reload();
           },

@@ -1,5 +1,6 @@
 import { createReviewCase } from './reviewCase';
 import { ingestRequest } from './fixtures/evidence';
+import { TEST_PASSPHRASE } from './testCase';
 
 /**
  * Test helper (not a test): a small case with rows in every domain table, built through the
@@ -63,7 +64,7 @@ export async function buildFullCase(): Promise<{ path: string; cleanup: () => vo
   rc.as('erin');
   await rc.call('remediation:retainCurrentRevision', { remediationId: resolvable.remediationId, successors: [b2], expectedProjectionVersion: resolvable.projectionVersion, reason: 'same finding' });
   rc.as('admin');
-  await rc.call('actor:rekey', { actorId: 'dave', reason: 'new laptop' });
+  await rc.call('actor:rekey', { passphrase: TEST_PASSPHRASE, actorId: 'dave', reason: 'new laptop' });
   rc.session.close();
   return { path: rc.casePath, cleanup: () => rc.cleanup() };
 }

@@ -1,6 +1,6 @@
 import type { Classification, EvidenceKind, Relation } from '../../shared/domain/enums';
 import type { RequestOf } from '../../shared/ipc/contract';
-import { createTestCase, type TestCase } from './testCase';
+import { createTestCase, TEST_PASSPHRASE, type TestCase } from './testCase';
 
 /**
  * Test helper (not a test): a case with a realistic cast built through the channels, as users
@@ -8,12 +8,12 @@ import { createTestCase, type TestCase } from './testCase';
  * erin (reviewers); faye is a reviewer cleared only for `internal` material.
  */
 export const CAST = [
-  { actorId: 'alice', displayName: 'Alice (analyst)', role: 'analyst', tenants: ['acme'], maxClassification: 'restricted' },
-  { actorId: 'bob', displayName: 'Bob (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' },
-  { actorId: 'carol', displayName: 'Carol (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' },
-  { actorId: 'dave', displayName: 'Dave (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' },
-  { actorId: 'erin', displayName: 'Erin (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' },
-  { actorId: 'faye', displayName: 'Faye (reviewer, internal only)', role: 'reviewer', tenants: ['acme'], maxClassification: 'internal' },
+  { actorId: 'alice', displayName: 'Alice (analyst)', role: 'analyst', tenants: ['acme'], maxClassification: 'restricted', passphrase: TEST_PASSPHRASE },
+  { actorId: 'bob', displayName: 'Bob (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted', passphrase: TEST_PASSPHRASE },
+  { actorId: 'carol', displayName: 'Carol (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted', passphrase: TEST_PASSPHRASE },
+  { actorId: 'dave', displayName: 'Dave (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted', passphrase: TEST_PASSPHRASE },
+  { actorId: 'erin', displayName: 'Erin (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted', passphrase: TEST_PASSPHRASE },
+  { actorId: 'faye', displayName: 'Faye (reviewer, internal only)', role: 'reviewer', tenants: ['acme'], maxClassification: 'internal', passphrase: TEST_PASSPHRASE },
 ] as const satisfies RequestOf<'actor:create'>[];
 
 export interface ReviewCase extends TestCase {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { chainHash, GENESIS_HASH, receiptHashBody, type ReceiptRow } from '../core/audit/receipts';
 import { createReviewCase } from './reviewCase';
+import { TEST_PASSPHRASE } from './testCase';
 
 /**
  * Test helper (not a test): builds a case with a realistic chain through the channels, and edits
@@ -32,7 +33,7 @@ export async function buildRealisticCase(): Promise<{ path: string; cleanup: () 
   for (let i = 0; i < 6; i++) {
     await rc.call('evidence:transition', { revisionId: revisions[30 + i]!, to: 'DISPUTED', reason: `conflicting telemetry ${i}` });
   }
-  await rc.call('actor:rekey', { actorId: 'dave', reason: 'lost laptop' });
+  await rc.call('actor:rekey', { passphrase: TEST_PASSPHRASE, actorId: 'dave', reason: 'lost laptop' });
   rc.as('dave');
   await rc.call('claim:create', { claimId: 'cl-last', statement: 'after dave got a new key', tenant: 'acme', classification: 'internal' });
   rc.as('admin');

@@ -2,6 +2,7 @@ import type { BindingRole } from '../../shared/domain/enums';
 import type { CaseDb } from '../core/store/caseFile';
 import type { TestCase } from './testCase';
 import { ingestRequest } from './fixtures/evidence';
+import { TEST_PASSPHRASE } from './testCase';
 
 /**
  * Fixtures for the revocation tests and bench: a case with an analyst who writes claims, two
@@ -11,9 +12,9 @@ export const ACTORS = { analyst: 'ana', revoker: 'rev1', approver: 'rev2' } as c
 
 export async function addActors(tc: TestCase): Promise<void> {
   tc.as('admin');
-  await tc.call('actor:create', { actorId: ACTORS.analyst, displayName: 'Ana (analyst)', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
-  await tc.call('actor:create', { actorId: ACTORS.revoker, displayName: 'Rev One', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' });
-  await tc.call('actor:create', { actorId: ACTORS.approver, displayName: 'Rev Two', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: ACTORS.analyst, displayName: 'Ana (analyst)', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: ACTORS.revoker, displayName: 'Rev One', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: ACTORS.approver, displayName: 'Rev Two', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' });
 }
 
 /** Ingests (as the analyst) and validates (as the revoker) one revision; answers its id. */

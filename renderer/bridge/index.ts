@@ -11,7 +11,22 @@ declare global {
 
 export type Transport = 'electron' | 'loopback';
 
+/** Fired on window when any call answers LOCKED. */
+export const LOCKED_EVENT = 'workbench-locked';
+
 const TOKEN_KEY = 'erwb-launch-token';
+const SEAT_KEY = 'erwb-seat';
+
+/** This tab's seat: the reviewer unlocked here acts only here, not in the other tabs (issue 9.4). */
+function seatId(): string {
+  let id = sessionStorage.getItem(SEAT_KEY);
+  if (!id) {
+    const bytes = crypto.getRandomValues(new Uint8Array(18));
+    id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
+    sessionStorage.setItem(SEAT_KEY, id);
+  }
+  return id;
+}
 
 /** The launch token arrives in the URL fragment once; keep it for this tab and drop it from the URL. */
 function launchToken(): string {
@@ -26,7 +41,7 @@ function launchToken(): string {
 async function invokeLoopback<C extends Channel>(channel: C, request: RequestOf<C>): Promise<Envelope<ResponseOf<C>>> {
   const res = await fetch(`/api/${encodeURIComponent(channel)}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-workbench-token': launchToken() },
+    headers: { 'content-type': 'application/json', 'x-workbench-token': launchToken(), 'x-workbench-seat': seatId() },
     body: JSON.stringify(request ?? {}),
   });
   const text = await res.text();
@@ -45,7 +60,11 @@ export const invokeRaw: Invoke = (channel, request) => (window.workbench ? windo
 /** Typed call: resolves to the value or throws WorkbenchCallError with the code and zod paths. */
 export async function call<C extends Channel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
   const envelope = await invokeRaw(channel, request);
-  if (!envelope.ok) throw new WorkbenchCallError(channel, envelope.error);
+  if (!envelope.ok) {
+    // The main process locked this window (idle timeout, a replaced key): the app shows its lock screen.
+    if (envelope.error.code === 'LOCKED' && typeof window !== 'undefined') window.dispatchEvent(new Event(LOCKED_EVENT));
+    throw new WorkbenchCallError(channel, envelope.error);
+  }
   return envelope.value;
 }
 

@@ -8,7 +8,11 @@ export function StatusBar() {
   return (
     <footer className="status" data-testid="status-bar">
       <span data-testid="status-case">{caseInfo ? `Case: ${caseInfo.name}` : caseError ? `No case: ${caseError}` : 'Loading…'}</span>
-      {caseInfo && <span data-testid="status-actor">Acting as {caseInfo.actor.displayName} ({caseInfo.actor.role})</span>}
+      {caseInfo && (
+        <span data-testid="status-actor">
+          {caseInfo.actor ? `Acting as ${caseInfo.actor.displayName} (${caseInfo.actor.role})` : 'Locked: no reviewer unlocked in this window'}
+        </span>
+      )}
       {chain && (
         <span data-testid="status-chain" className={chain.ok ? 'ok' : 'bad'}>
           Audit chain {chain.ok ? `verified (${chain.length})` : `BROKEN at seq ${chain.firstBroken?.seq}`}

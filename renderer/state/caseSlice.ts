@@ -35,20 +35,32 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
       return false;
     }
   },
-  selectActor: async (actorId) => {
+  unlockError: null,
+  unlock: async (actorId, passphrase) => {
     try {
-      await call('actor:select', { actorId });
+      await call('actor:unlock', { actorId, passphrase });
     } catch (err) {
-      // A refused switch keeps the current actor; say why instead of failing silently.
-      set({ caseError: messageOf(err) });
-      return;
+      // A wrong passphrase keeps the window locked; say why next to the form.
+      set({ unlockError: messageOf(err) });
+      return false;
     }
-    // Another actor may be refused what this one was answered: drop the last answers of the session.
-    set({ finalizeOutcome: null, headCheck: null });
+    // Another reviewer may be refused what the last one was answered: drop the last answers.
+    set({ unlockError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null });
     await get().refreshAll();
+    return true;
+  },
+  lock: async () => {
+    try {
+      await call('actor:lock', {});
+    } finally {
+      set({ finalizeOutcome: null, headCheck: null, selectedReviewClaim: null });
+      await get().loadCase();
+    }
   },
   refreshAll: async () => {
     await get().loadCase();
+    // Locked: nothing else may be read until a reviewer unlocks this window.
+    if (!get().caseInfo?.actor) return;
     await Promise.all([get().loadEvidence(), get().loadClaims(), get().loadAudit(), get().loadReviews(), get().loadGate()]);
   },
 });

@@ -3,7 +3,7 @@
 import type { WorkbenchState } from './types';
 
 export const selectView = (s: WorkbenchState) => s.view;
-export const selectActorId = (s: WorkbenchState) => s.caseInfo?.actor.actorId ?? null;
+export const selectActorId = (s: WorkbenchState) => s.caseInfo?.actor?.actorId ?? null;
 export const selectCasePath = (s: WorkbenchState) => s.caseInfo?.path ?? null;
 export const selectClaims = (s: WorkbenchState) => s.claims;
 export const selectClaimDetails = (s: WorkbenchState) => s.claimDetails;
@@ -26,6 +26,8 @@ export const selectStatusBar = (s: WorkbenchState) => ({ caseInfo: s.caseInfo, c
 export const selectLoadErrors = (s: WorkbenchState) => ({ evidenceError: s.evidenceError, claimsError: s.claimsError });
 
 export const selectCasesView = (s: WorkbenchState) => ({ caseInfo: s.caseInfo, actors: s.actors, recent: s.recent, caseError: s.caseError });
+
+export const selectUnlock = (s: WorkbenchState) => ({ caseInfo: s.caseInfo, actors: s.actors, unlockError: s.unlockError, unlock: s.unlock });
 
 export const selectEvidenceView = (s: WorkbenchState) => ({
   evidence: s.evidence,
@@ -91,7 +93,7 @@ export const selectActions = (s: WorkbenchState) => ({
   markUnresolved: s.markUnresolved,
 });
 
-export const selectCaseActions = (s: WorkbenchState) => ({ openCase: s.openCase, createCase: s.createCase, selectActor: s.selectActor });
+export const selectCaseActions = (s: WorkbenchState) => ({ openCase: s.openCase, createCase: s.createCase, unlock: s.unlock, lock: s.lock });
 
 export const selectReviewActions = (s: WorkbenchState) => ({
   loadReviews: s.loadReviews,
@@ -122,4 +124,11 @@ export const selectRemediationActions = (s: WorkbenchState) => ({
   retainCurrentRevision: s.retainCurrentRevision,
   requestRereview: s.requestRereview,
   withdrawRemediated: s.withdrawRemediated,
+});
+
+export const selectLockState = (s: WorkbenchState) => ({
+  locked: s.caseInfo !== null && s.caseInfo.actor === null,
+  idleLockMinutes: s.caseInfo?.idleLockMinutes ?? null,
+  loadCase: s.loadCase,
+  lock: s.lock,
 });

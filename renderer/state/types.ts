@@ -56,8 +56,13 @@ export interface CaseSlice {
   caseError: string | null;
   loadCase: () => Promise<void>;
   openCase: (path: string) => Promise<void>;
-  createCase: (request: { path: string; name: string; description: string; admin: { actorId: string; displayName: string } }) => Promise<boolean>;
-  selectActor: (actorId: string) => Promise<void>;
+  createCase: (request: { path: string; name: string; description: string; admin: { actorId: string; displayName: string; passphrase: string } }) => Promise<boolean>;
+  /** Why the last unlock was refused (wrong passphrase, no key on this machine). */
+  unlockError: string | null;
+  /** Unlocks a reviewer's key in this window; true when this window now acts as them. */
+  unlock: (actorId: string, passphrase: string) => Promise<boolean>;
+  /** Locks this window: its reviewer's key is dropped in the main process. */
+  lock: () => Promise<void>;
   /** Reloads everything a change of case or actor can affect (ACL changes what is visible). */
   refreshAll: () => Promise<void>;
 }

@@ -7,6 +7,8 @@ export const ERROR_CODES = [
   'CONFLICT',
   'ILLEGAL_TRANSITION',
   'NO_CASE',
+  /** No reviewer is unlocked in this window (or the idle lock closed it): unlock to go on. */
+  'LOCKED',
   'INTERNAL',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);

@@ -12,8 +12,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('the demo case verifies and its reviewers can keep working on it (their keys survive the build)', async () => {
   const path = await ensureDemoCase(resolve(import.meta.dirname, '../../../resources/demo-case.json'), dir);
-  const session = new Session({ userDataDir: dir, log: () => {} });
+  const session = new Session({ userDataDir: dir, log: () => {} }).seat();
   session.open(path);
+  // The README names the demo reviewers' passphrases; the demo is worked on by unlocking one.
+  expect(await dispatch(handlers, session, 'actor:unlock', { actorId: 'lena.k', passphrase: 'demo-lena-2231' })).toMatchObject({ ok: true });
   try {
     const verified = await dispatch(handlers, session, 'audit:verify', {});
     expect(verified).toMatchObject({ ok: true, value: { ok: true, firstBroken: null } });

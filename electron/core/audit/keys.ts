@@ -6,17 +6,18 @@ import {
   verify,
   type KeyObject,
 } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '../crypto';
 import { forbidden, WorkbenchError } from '../errors';
 import type { CaseDb } from '../store/caseFile';
+import { DEFAULT_SCRYPT_COST, openSealedKey, sealedKeyId, sealPrivateKey, WrongPassphrase, type ScryptCost } from './sealedKey';
 
 /**
  * Reviewer signing keys (DESIGN §3.7, issue 4). Each reviewer profile has an Ed25519 key pair; the
  * public half travels inside the case file (in the receipt that registered it, indexed by
  * actor_key) so anyone can verify signatures; the private half never enters the case file and
- * lives in this machine's user data directory, one PEM per reviewer and case, mode 0600.
+ * lives in this machine's user data directory, sealed with the reviewer's passphrase (issue 9.4).
  */
 
 /** What a receipt body carries when it registers a key; verification builds its keyring from these. */
@@ -35,18 +36,18 @@ export interface SigningKey {
   sign(message: Uint8Array): string;
 }
 
-/** What services and appendReceipt need from a keyring; Keyring is the one implementation. */
+/** What services and appendReceipt need: the acting reviewer's unlocked key, and a way to issue keys. */
 export interface KeySource {
-  issue(db: CaseDb, actorId: string, at: string): KeyRegistration;
+  issue(db: CaseDb, actorId: string, at: string, passphrase: string): KeyRegistration;
   activeKey(db: CaseDb, actorId: string, action: string): SigningKey;
 }
 
 /**
- * A key source that signs with one key fetched earlier. A reviewer replacing their own key signs
+ * A key source that signs with one key held earlier. A reviewer replacing their own key signs
  * that receipt with the key being replaced: only an already-trusted key may vouch for a new one.
  */
-export function pinnedKeySource(base: KeySource, key: SigningKey): KeySource {
-  return { issue: (db, actorId, at) => base.issue(db, actorId, at), activeKey: () => key };
+export function pinnedKeySource(base: Pick<KeySource, 'issue'>, key: SigningKey): KeySource {
+  return { issue: (db, actorId, at, passphrase) => base.issue(db, actorId, at, passphrase), activeKey: () => key };
 }
 
 /** A stable, short name for a public key: receipts carry it as `signer`. */
@@ -77,60 +78,58 @@ export function verifySignature(publicKey: KeyObject, message: Uint8Array, signa
   }
 }
 
+
 /** base64 SPKI DER of a public key, or of the public half of a private key. */
 const spkiBase64 = (key: KeyObject): string =>
   ((key.type === 'public' ? key : createPublicKey(key)).export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
 
 /** Actor ids may contain ':' and '@' (see schemas.Id); keep file names portable to Windows. */
-const fileSafe = (actorId: string): string => actorId.replace(/[^A-Za-z0-9._@-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+const fileSafe = (text: string): string => text.replace(/[^A-Za-z0-9._@-]/g, (c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
+const signingKey = (keyId: string, key: KeyObject): SigningKey => ({
+  keyId,
+  sign: (message) => sign(null, message, key).toString('base64'),
+});
+
+/** A key just issued: what its receipt records, and the key itself for the session that issued it. */
+export interface IssuedKey {
+  registration: KeyRegistration;
+  signingKey: SigningKey;
+}
 
 /**
- * The private keys this machine holds for one case, at `<keysDir>/<caseId>/<actor>.pem`. A key is
- * written inside the transaction that registers it. When it replaces a working key (actor:rekey)
- * it goes to `<actor>.pem.next` and takes the `.pem` name the first time it is used: so a
- * rolled-back rekey never destroys the key in use, and a crash after the commit still leaves the
- * registered key findable. A file left by a rolled-back registration holds no registered key and
- * is simply overwritten next time.
+ * The private keys this machine holds for one case, one sealed file per key at
+ * `<keysDir>/<caseId>/<actor>.<keyId>.key`. A file is named by the key it holds, so a rekey in
+ * a copy of the case (which shares the case id) or in a restored backup adds a file and never
+ * replaces the key another copy still registers (issue 9.5). A key is written inside the
+ * transaction that registers it; a file left by a rolled-back registration holds no registered
+ * key and is never read. Nothing here keeps a key unlocked: that belongs to a Seat.
  */
-export class Keyring implements KeySource {
-  private readonly cache = new Map<string, KeyObject>();
-
+export class Keyring {
   constructor(
     readonly keysDir: string,
     readonly caseId: string,
+    readonly cost: ScryptCost = DEFAULT_SCRYPT_COST,
   ) {}
 
   get caseDir(): string {
     return join(this.keysDir, this.caseId);
   }
 
-  keyPath(actorId: string): string {
-    return join(this.caseDir, `${fileSafe(actorId)}.pem`);
-  }
-
-  /**
-   * Where a key that was replaced on this machine is kept, by its id. Copies of a case share its
-   * id and so this folder: a rekey in one copy (or in a backup that is later restored) must not
-   * take away the key the other still registers as active (issue 9.5).
-   */
-  archivedKeyPath(actorId: string, keyId: string): string {
-    return join(this.caseDir, `${fileSafe(actorId)}.${keyId.replace(/[^A-Za-z0-9]/g, '_')}.pem`);
+  keyPath(actorId: string, keyId: string): string {
+    return join(this.caseDir, `${fileSafe(actorId)}.${keyId.replace(/[^A-Za-z0-9]/g, '_')}.key`);
   }
 
   /**
    * Creates a key pair for `actorId`, registers its public key in actor_key (retiring the
-   * reviewer's previous key) and stores the private key on this machine. Runs inside the
-   * caller's transaction; the returned registration belongs in that transaction's receipt body.
+   * reviewer's previous key) and stores the private key sealed with `passphrase`. Runs inside the
+   * caller's transaction; the registration belongs in that transaction's receipt body.
    */
-  issue(db: CaseDb, actorId: string, at: string): KeyRegistration {
+  issue(db: CaseDb, actorId: string, at: string, passphrase: string): IssuedKey {
     if (!db.inTransaction) throw new Error(`Keyring.issue(${actorId}) must run inside the registering transaction`);
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
     const publicKeyBase64 = spkiBase64(publicKey);
     const keyId = keyIdOf(publicKeyBase64);
-    // Decided before the old key is retired below: a working key is never overwritten in place.
-    const path = this.keyPath(actorId);
-    this.archiveCurrentKey(actorId, path);
-    const target = existsSync(path) && this.holdsActiveKey(db, actorId, path) ? `${path}.next` : path;
     const retires = (
       db.prepare('SELECT key_id FROM actor_key WHERE actor_id = ? AND retired_at IS NULL').all(actorId) as { key_id: string }[]
     ).map((r) => r.key_id);
@@ -138,17 +137,17 @@ export class Keyring implements KeySource {
     db.prepare(
       `INSERT INTO actor_key (key_id, actor_id, algorithm, public_key, registered_at) VALUES (?, ?, 'ed25519', ?, ?)`,
     ).run(keyId, actorId, publicKeyBase64, at);
-    this.writePrivateKey(target, privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
-    this.cache.set(keyId, privateKey);
-    return { actorId, keyId, publicKey: publicKeyBase64, retires };
+    this.writeKeyFile(this.keyPath(actorId, keyId), sealPrivateKey(privateKey, { actorId, keyId }, passphrase, this.cost));
+    return { registration: { actorId, keyId, publicKey: publicKeyBase64, retires }, signingKey: signingKey(keyId, privateKey) };
   }
 
   /**
-   * The key `actorId` signs with: the one registered as active in this case, if this machine
-   * holds its private half. Anything else refuses the change (FORBIDDEN), so a case carried to a
-   * machine without the reviewer's key can be read and verified but not changed in their name.
+   * Opens the key `actorId` signs with in this case (the one registered as active) with their
+   * passphrase. FORBIDDEN when the case registers no key for them, when this machine does not
+   * hold it, or when the passphrase does not open it; so a case carried to a machine without the
+   * reviewer's key can be read and verified by others but not changed in their name.
    */
-  activeKey(db: CaseDb, actorId: string, action: string): SigningKey {
+  unlock(db: CaseDb, actorId: string, passphrase: string, action: string): SigningKey {
     const row = db.prepare('SELECT key_id FROM actor_key WHERE actor_id = ? AND retired_at IS NULL').get(actorId) as
       | { key_id: string }
       | undefined;
@@ -157,76 +156,67 @@ export class Keyring implements KeySource {
         `${action} refused: reviewer ${actorId} has no signing key registered in this case (the case file predates reviewer signatures or was altered); ask an admin to issue one with actor:rekey`,
       );
     }
-    const key = this.cache.get(row.key_id) ?? this.load(actorId, row.key_id, action);
-    return { keyId: row.key_id, sign: (message) => sign(null, message, key).toString('base64') };
-  }
-
-  /** Keeps the key now at `path` under its id before a new one may replace it. */
-  private archiveCurrentKey(actorId: string, path: string): void {
-    for (const current of [path, `${path}.next`]) {
-      if (!existsSync(current)) continue;
-      try {
-        const pem = readFileSync(current, 'utf8');
-        const archived = this.archivedKeyPath(actorId, keyIdOf(spkiBase64(createPrivateKey(pem))));
-        if (!existsSync(archived)) this.writePrivateKey(archived, pem);
-      } catch {
-        // An unreadable key file is no key to keep; the new key is written beside it as before.
-      }
+    const path = this.keyPath(actorId, row.key_id);
+    const text = existsSync(path) ? readFileSync(path, 'utf8') : this.sealLegacyKey(actorId, row.key_id, passphrase);
+    if (text === null || sealedKeyId(text) !== row.key_id) {
+      throw forbidden(
+        `${action} refused: no signing key for reviewer ${actorId} on this machine (this case registers ${row.key_id}); every change is signed by the acting reviewer. Copy ${path} from the machine where the key was issued, or ask an admin here to issue a new key with actor:rekey. Reading and verifying the case still work.`,
+      );
     }
-  }
-
-  private holdsActiveKey(db: CaseDb, actorId: string, path: string): boolean {
+    let key: KeyObject;
     try {
-      const keyId = keyIdOf(spkiBase64(createPrivateKey(readFileSync(path, 'utf8'))));
-      return db.prepare('SELECT 1 FROM actor_key WHERE key_id = ? AND actor_id = ? AND retired_at IS NULL').get(keyId, actorId) !== undefined;
-    } catch {
-      return false;
+      key = openSealedKey(text, passphrase);
+    } catch (err) {
+      if (err instanceof WrongPassphrase) throw forbidden(`${action} refused: wrong passphrase for reviewer ${actorId}`);
+      throw forbidden(`${action} refused: the key file ${path} is unreadable (${(err as Error).message}); restore it or ask an admin to issue a new key with actor:rekey`);
     }
+    if (keyIdOf(spkiBase64(key)) !== row.key_id) {
+      throw forbidden(`${action} refused: the key file ${path} does not hold the key this case registers for ${actorId}`);
+    }
+    return signingKey(row.key_id, key);
   }
 
-  private load(actorId: string, keyId: string, action: string): KeyObject {
-    const path = this.keyPath(actorId);
-    let foundOther = false;
-    const archived = this.archivedKeyPath(actorId, keyId);
-    for (const candidate of [path, `${path}.next`, archived]) {
+  /** Seals `actorId`'s active key under a new passphrase; the current one must open it first. */
+  reseal(db: CaseDb, actorId: string, current: string, next: string): void {
+    const key = this.unlock(db, actorId, current, 'actor:passphrase');
+    const path = this.keyPath(actorId, key.keyId);
+    this.writeKeyFile(path, sealPrivateKey(openSealedKey(readFileSync(path, 'utf8'), current), { actorId, keyId: key.keyId }, next, this.cost));
+  }
+
+  /**
+   * Keys written before passphrases (plain PEM: `<actor>.pem`, `<actor>.pem.next` or
+   * `<actor>.<keyId>.pem`) are sealed with the passphrase of their first unlock and the plain
+   * copy removed; until then they were as exposed as before, and from then on they are not.
+   */
+  private sealLegacyKey(actorId: string, keyId: string, passphrase: string): string | null {
+    const base = join(this.caseDir, fileSafe(actorId));
+    for (const candidate of [`${base}.pem`, `${base}.pem.next`, `${base}.${keyId.replace(/[^A-Za-z0-9]/g, '_')}.pem`]) {
       if (!existsSync(candidate)) continue;
       let key: KeyObject;
       try {
         key = createPrivateKey(readFileSync(candidate, 'utf8'));
       } catch {
-        foundOther = true;
         continue;
       }
-      if (keyIdOf(spkiBase64(key)) !== keyId) {
-        foundOther = true;
-        continue;
-      }
-      if (candidate === `${path}.next`) {
-        try {
-          renameSync(candidate, path);
-        } catch {
-          // Still usable from the .next file; the rename is retried on the next load.
-        }
-      }
-      this.cache.set(keyId, key);
-      return key;
+      if (keyIdOf(spkiBase64(key)) !== keyId) continue;
+      const text = sealPrivateKey(key, { actorId, keyId }, passphrase, this.cost);
+      this.writeKeyFile(this.keyPath(actorId, keyId), text);
+      rmSync(candidate, { force: true });
+      return text;
     }
-    const what = foundOther
-      ? `the signing key on this machine for reviewer ${actorId} is not the one registered in this case (${keyId})`
-      : `no signing key for reviewer ${actorId} on this machine`;
-    throw forbidden(
-      `${action} refused: ${what}; every change is signed by the acting reviewer. Copy ${path} from the machine where the key was issued, or ask an admin here to issue a new key with actor:rekey. Reading and verifying the case still work.`,
-    );
+    return null;
   }
 
-  private writePrivateKey(path: string, pem: string): void {
+  private writeKeyFile(path: string, text: string): void {
     try {
       mkdirSync(this.caseDir, { recursive: true, mode: 0o700 });
       // mkdir's mode is masked by umask and ignored for existing directories: set it explicitly.
       chmodSync(this.keysDir, 0o700);
       chmodSync(this.caseDir, 0o700);
-      writeFileSync(path, pem, { mode: 0o600 });
-      chmodSync(path, 0o600);
+      const tmp = `${path}.tmp`;
+      writeFileSync(tmp, text, { mode: 0o600 });
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, path);
     } catch (err) {
       // Thrown inside the registering transaction, so the profile or key is not created either.
       throw new WorkbenchError('INTERNAL', `could not store a reviewer's private key at ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); make the user data folder writable and try again`);

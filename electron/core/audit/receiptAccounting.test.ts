@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorCode } from '../../../shared/ipc/envelope';
 import { tableDigest } from '../store/digest';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 /**
  * Every state-changing call appends exactly one receipt per logical change, in the same
@@ -36,11 +37,11 @@ const context = {
 };
 
 const steps: Step[] = [
-  { name: 'actor:create', as: 'admin', channel: 'actor:create', request: () => ({ actorId: 'hal', displayName: 'Hal', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' }), expect: 1 },
-  { name: 'actor:create by a reviewer', as: 'bob', channel: 'actor:create', request: () => ({ actorId: 'ivy', displayName: 'Ivy', role: 'admin', tenants: ['*'], maxClassification: 'restricted' }), expect: 'FORBIDDEN' },
-  { name: 'actor:create twice', as: 'admin', channel: 'actor:create', request: () => ({ actorId: 'hal', displayName: 'Hal', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' }), expect: 'CONFLICT' },
-  { name: 'actor:rekey', as: 'admin', channel: 'actor:rekey', request: () => ({ actorId: 'hal', reason: 'rotation' }), expect: 1 },
-  { name: 'actor:rekey by a reviewer', as: 'bob', channel: 'actor:rekey', request: () => ({ actorId: 'hal', reason: 'x' }), expect: 'FORBIDDEN' },
+  { name: 'actor:create', as: 'admin', channel: 'actor:create', request: () => ({ passphrase: TEST_PASSPHRASE, actorId: 'hal', displayName: 'Hal', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' }), expect: 1 },
+  { name: 'actor:create by a reviewer', as: 'bob', channel: 'actor:create', request: () => ({ passphrase: TEST_PASSPHRASE, actorId: 'ivy', displayName: 'Ivy', role: 'admin', tenants: ['*'], maxClassification: 'restricted' }), expect: 'FORBIDDEN' },
+  { name: 'actor:create twice', as: 'admin', channel: 'actor:create', request: () => ({ passphrase: TEST_PASSPHRASE, actorId: 'hal', displayName: 'Hal', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' }), expect: 'CONFLICT' },
+  { name: 'actor:rekey', as: 'admin', channel: 'actor:rekey', request: () => ({ passphrase: TEST_PASSPHRASE, actorId: 'hal', reason: 'rotation' }), expect: 1 },
+  { name: 'actor:rekey by a reviewer', as: 'bob', channel: 'actor:rekey', request: () => ({ passphrase: TEST_PASSPHRASE, actorId: 'hal', reason: 'x' }), expect: 'FORBIDDEN' },
   { name: 'evidence:ingest', as: 'admin', channel: 'evidence:ingest', request: () => ({ evidenceId: 'ev-a', title: 'EDR alert', kind: 'telemetry', content: 'powershell.exe -enc ...', context }), expect: 1 },
   { name: 'evidence:ingest invalid', as: 'admin', channel: 'evidence:ingest', request: () => ({ evidenceId: 'ev-b', title: '', kind: 'telemetry', content: 'x', context }), expect: 'VALIDATION' },
   { name: 'evidence:transition', as: 'admin', channel: 'evidence:transition', request: () => ({ revisionId: 'ev-a@1', to: 'VALIDATED', reason: 'checked' }), expect: 1 },

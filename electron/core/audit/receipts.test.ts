@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../shared/domain/canonical';
@@ -7,6 +7,7 @@ import { tableDigest } from '../store/digest';
 import { keyIdOf, publicKeyObject, verifySignature } from './keys';
 import { appendReceipt, receiptHashBody, signedMessage, type ReceiptRow } from './receipts';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 let rc: ReviewCase;
 beforeEach(async () => {
@@ -63,12 +64,17 @@ describe('receipt hashing', () => {
 describe('reviewer keys on this machine', () => {
   const keyDir = () => join(rc.session.keysDir, rc.session.db().prepare("SELECT value FROM case_meta WHERE key = 'case_id'").pluck().get() as string);
 
-  it('keeps private keys in the session\'s user data dir, 0600 in a 0700 folder, one per reviewer', () => {
+  it('keeps private keys sealed in the session\'s user data dir, 0600 in a 0700 folder, one file per key', () => {
     expect(rc.session.keysDir.startsWith(rc.dir)).toBe(true);
-    const files = readdirSync(keyDir()).filter((f) => f.endsWith('.pem'));
-    expect(files.sort()).toEqual(['admin.pem', 'alice.pem', 'bob.pem', 'carol.pem', 'dave.pem', 'erin.pem', 'faye.pem']);
+    const files = readdirSync(keyDir());
+    expect(files.map((f) => f.split('.')[0]).sort()).toEqual(['admin', 'alice', 'bob', 'carol', 'dave', 'erin', 'faye']);
     expect(statSync(keyDir()).mode & 0o777).toBe(0o700);
-    for (const f of files) expect(statSync(join(keyDir(), f)).mode & 0o777).toBe(0o600);
+    for (const f of files) {
+      expect(f).toMatch(/^[a-z]+\.ed25519_[0-9a-f]{32}\.key$/);
+      expect(statSync(join(keyDir(), f)).mode & 0o777).toBe(0o600);
+      // Sealed with the passphrase: no plain PKCS#8 on disk.
+      expect(readFileSync(join(keyDir(), f), 'utf8')).not.toContain('PRIVATE KEY');
+    }
     // The case file holds public keys only.
     const db = rc.session.db();
     expect(JSON.stringify(db.prepare('SELECT * FROM actor_key').all())).not.toContain('PRIVATE KEY');
@@ -77,26 +83,27 @@ describe('reviewer keys on this machine', () => {
 
   it('refuses changes by a reviewer whose key is not on this machine, but still reads and verifies', async () => {
     await rc.evidence('ev-1');
-    const pem = join(keyDir(), 'bob.pem');
-    renameSync(pem, `${pem}.elsewhere`);
+    const bobsKey = readdirSync(keyDir()).find((f) => f.startsWith('bob.'))!;
+    renameSync(join(keyDir(), bobsKey), join(rc.dir, bobsKey));
     rc.session.close();
-    rc.session.open(rc.casePath); // a fresh session: nothing cached
-    rc.as('bob');
+    rc.session.open(rc.casePath); // a fresh session: nothing unlocked
     const before = tableDigest(rc.casePath);
-    const env = await rc.raw('claim:create', { statement: 'from another machine', tenant: 'acme', classification: 'internal' });
+    // Without the key bob cannot prove who he is here: no unlock, so nothing in his name.
+    const env = await rc.raw('actor:unlock', { actorId: 'bob', passphrase: TEST_PASSPHRASE });
     expect(env.ok).toBe(false);
     if (!env.ok) {
       expect(env.error.code).toBe('FORBIDDEN');
-      expect(env.error.message).toMatch(/^claim:create refused: no signing key for reviewer bob on this machine; .*actor:rekey.*Reading and verifying the case still work\.$/);
+      expect(env.error.message).toMatch(/^actor:unlock refused: no signing key for reviewer bob on this machine .*actor:rekey.*Reading and verifying the case still work\.$/);
     }
     expect(tableDigest(rc.casePath)).toBe(before);
+    // Another reviewer here reads and verifies as before.
+    rc.as('admin');
     expect((await rc.call('evidence:list', {})).items).toHaveLength(1);
     expect((await rc.call('audit:verify', {})).ok).toBe(true);
 
-    // An admin here issues bob a new key; bob can work again and the chain still verifies.
-    rc.as('admin');
-    const key = await rc.call('actor:rekey', { actorId: 'bob', reason: 'case carried to the IR laptop without bob\'s key' });
-    expect(existsSync(pem) || existsSync(`${pem}.next`)).toBe(true);
+    // An admin here issues bob a new key, sealed with the passphrase bob types; bob works again.
+    const key = await rc.call('actor:rekey', { passphrase: TEST_PASSPHRASE, actorId: 'bob', reason: 'case carried to the IR laptop without bob\'s key' });
+    expect(readdirSync(keyDir()).filter((f) => f.startsWith('bob.'))).toHaveLength(1);
     rc.as('bob');
     await rc.call('claim:create', { statement: 'after rekey', tenant: 'acme', classification: 'internal' });
     const last = rows().at(-1)!;
@@ -108,7 +115,7 @@ describe('reviewer keys on this machine', () => {
 
   it('lets an admin replace their own key, signing the change with the old one', async () => {
     const old = (await rc.call('audit:keys', {})).items.find((k) => k.actorId === 'admin')!;
-    const fresh = await rc.call('actor:rekey', { actorId: 'admin', reason: 'rotation' });
+    const fresh = await rc.call('actor:rekey', { passphrase: TEST_PASSPHRASE, actorId: 'admin', reason: 'rotation' });
     const rekey = rows().at(-1)!;
     expect(rekey.signer).toBe(old.keyId);
     await rc.evidence('ev-after');
@@ -118,7 +125,7 @@ describe('reviewer keys on this machine', () => {
 
   it('refuses rekeying by a non-admin', async () => {
     rc.as('bob');
-    expect(await rc.raw('actor:rekey', { actorId: 'carol', reason: 'x' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(await rc.raw('actor:rekey', { passphrase: TEST_PASSPHRASE, actorId: 'carol', reason: 'x' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
   });
 });
 

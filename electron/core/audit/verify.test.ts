@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyCaseFile } from './verifyFile';
@@ -10,6 +10,7 @@ import { keyIdOf, pinnedKeySource, type KeyRegistration, type SigningKey } from 
 import { appendReceipt } from './receipts';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { verifyChain } from './verify';
+import { TEST_PASSPHRASE, testKeyOf } from '../../testing/testCase';
 
 let rc: ReviewCase;
 beforeEach(async () => {
@@ -29,8 +30,7 @@ function appendWith(actorId: string, key: SigningKey, input: Parameters<typeof a
 
 /** Appends a receipt with `signerOf`'s real key, the way a colluding reviewer could. */
 function appendAs(actorId: string, signerOf: string, input: Parameters<typeof appendReceipt>[1]): number {
-  const ctx = rc.session.context();
-  return appendWith(actorId, ctx.keyring!.activeKey(ctx.db, signerOf, 'test'), input);
+  return appendWith(actorId, testKeyOf(rc.session, signerOf), input);
 }
 
 describe('verifyChain', () => {
@@ -60,11 +60,9 @@ describe('verifyChain', () => {
   });
 
   it('refuses signatures by a retired key', async () => {
-    const keyFile = join(rc.session.keysDir, rc.session.db().prepare("SELECT value FROM case_meta WHERE key = 'case_id'").pluck().get() as string, 'bob.pem');
-    const stolen = createPrivateKey(readFileSync(keyFile, 'utf8')); // what a lost laptop still holds
-    const oldKeyId = rc.session.db().prepare("SELECT key_id FROM actor_key WHERE actor_id = 'bob' AND retired_at IS NULL").pluck().get() as string;
-    await rc.call('actor:rekey', { actorId: 'bob', reason: 'laptop lost' });
-    const seq = appendWith('bob', { keyId: oldKeyId, sign: (m) => sign(null, m, stolen).toString('base64') }, { action: 'claim:note', targets: ['claim:cl-1'], body: {} });
+    const stolen = testKeyOf(rc.session, 'bob'); // what a lost laptop (and its passphrase) still holds
+    await rc.call('actor:rekey', { passphrase: TEST_PASSPHRASE, actorId: 'bob', reason: 'laptop lost' });
+    const seq = appendWith('bob', stolen, { action: 'claim:note', targets: ['claim:cl-1'], body: {} });
     const v = verifyChain(rc.session.db());
     expect(v.firstBroken).toMatchObject({ seq, kind: 'signature' });
     expect(v.firstBroken!.reason).toContain('after it was retired');

@@ -4,24 +4,27 @@ import { aclFilter } from '../store/acl';
 import { createActor } from '../services/actors';
 import { listActors } from '../store/actorRows';
 import { initCase, readCaseMeta } from '../services/caseMeta';
-import type { Session } from '../session';
+import type { Seat } from '../session';
 import { schemaVersion } from '../store/caseFile';
 
-function caseInfo(session: Session): CaseInfo {
-  const ctx = session.context();
-  const meta = readCaseMeta(ctx.db);
-  const ev = aclFilter(ctx.actor, 'r');
-  const cl = aclFilter(ctx.actor, 'c');
-  const count = (sql: string, params: string[]) => (ctx.db.prepare(sql).get(...params) as { n: number }).n;
+/** What the window shows of the open case; counts and actor only once someone is unlocked here. */
+function caseInfo(seat: Seat): CaseInfo {
+  const db = seat.db();
+  const meta = readCaseMeta(db);
+  const actor = seat.unlockedActor();
+  const count = (sql: string, params: string[]) => (db.prepare(sql).get(...params) as { n: number }).n;
+  const ev = actor && aclFilter(actor, 'r');
+  const cl = actor && aclFilter(actor, 'c');
   return {
-    path: session.casePath ?? '',
+    path: seat.casePath ?? '',
     caseId: meta.caseId,
     name: meta.name,
     description: meta.description,
-    schemaVersion: schemaVersion(ctx.db),
-    claimCount: count(`SELECT COUNT(*) AS n FROM claim c WHERE ${cl.sql}`, cl.params),
-    evidenceCount: count(`SELECT COUNT(*) AS n FROM evidence_revision r WHERE ${ev.sql}`, ev.params),
-    actor: ctx.actor,
+    schemaVersion: schemaVersion(db),
+    claimCount: cl ? count(`SELECT COUNT(*) AS n FROM claim c WHERE ${cl.sql}`, cl.params) : null,
+    evidenceCount: ev ? count(`SELECT COUNT(*) AS n FROM evidence_revision r WHERE ${ev.sql}`, ev.params) : null,
+    actor,
+    idleLockMinutes: seat.session.idleLockMs / 60_000,
   };
 }
 
@@ -32,15 +35,25 @@ export const caseHandlers = {
     return caseInfo(s);
   },
   'case:create': (s, req) => {
-    const admin = { ...req.admin, role: 'admin' as const, tenants: ['*'], maxClassification: 'restricted' as const };
-    s.create(req.path, (db) =>
-      initCase(db, { name: req.name, description: req.description, admin, at: s.now(), keyringFor: (id) => s.keyringFor(id) }),
-    );
-    s.selectActor(admin.actorId);
+    const { passphrase, ...profile } = req.admin;
+    const admin = { ...profile, role: 'admin' as const, tenants: ['*'], maxClassification: 'restricted' as const };
+    let created: ReturnType<typeof initCase> | undefined;
+    s.create(req.path, (db) => {
+      created = initCase(db, { name: req.name, description: req.description, admin, passphrase, at: s.now(), keyringFor: (id) => s.keyringFor(id) });
+    });
+    // The creator's key was just sealed with their passphrase: this window acts as them.
+    s.hold(s.session.openCase(), admin.actorId, created!.adminKey);
     return caseInfo(s);
   },
   'case:recent': (s) => ({ cases: s.recent() }),
   'actor:list': (s) => listActors(s.db()),
-  'actor:select': (s, req) => s.selectActor(req.actorId),
-  'actor:create': (s, req) => createActor(s.context(), req),
-} satisfies HandlersFor<'case:info' | 'case:open' | 'case:create' | 'case:recent' | 'actor:list' | 'actor:select' | 'actor:create'>;
+  'actor:unlock': (s, req) => s.unlock(req.actorId, req.passphrase),
+  'actor:lock': (s) => {
+    s.lock();
+    return { locked: true as const };
+  },
+  'actor:passphrase': (s, req) => ({ actorId: s.changePassphrase(req.current, req.next) }),
+  'actor:create': (s, { passphrase, ...actor }) => createActor(s.context(), actor, passphrase),
+} satisfies HandlersFor<
+  'case:info' | 'case:open' | 'case:create' | 'case:recent' | 'actor:list' | 'actor:unlock' | 'actor:lock' | 'actor:passphrase' | 'actor:create'
+>;

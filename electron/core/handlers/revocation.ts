@@ -4,11 +4,11 @@ import { epochMs } from '../store/fenceRows';
 import { listRemediations, getRemediation } from '../services/remediationView';
 import { requestRereview, retainCurrentRevision, withdrawRemediated } from '../services/remediation';
 import { revocationStatus, visibleJobs } from '../services/revocationStatus';
-import type { Session } from '../session';
+import type { Seat } from '../session';
 import { workerLoopStatus } from '../worker/loop';
 import { runWorker } from '../worker/outbox';
 
-const status = (s: Session, limit: number) => {
+const status = (s: Seat, limit: number) => {
   const ctx = s.context();
   return revocationStatus(ctx, limit, workerLoopStatus(), epochMs(ctx));
 };

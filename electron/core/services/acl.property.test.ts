@@ -6,6 +6,7 @@ import { isChannel, type Channel } from '../../../shared/ipc/contract';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { canSee } from '../store/acl';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 const TENANTS = ['t1', 't2', 't3'] as const;
 
@@ -88,7 +89,7 @@ describe('access control is a hard filter on every read channel', () => {
           }
           await tc.call('decision:propose', { claimId: claims[0]!.id, verdict: 'NEEDS_MORE_EVIDENCE', rationale: `rationale ${claims[0]!.marker}` });
           const who = { actorId: 'probe', displayName: 'Probe', role: s.actor.role, tenants: [...s.actor.tenants], maxClassification: s.actor.maxClassification };
-          await tc.call('actor:create', who);
+          await tc.call('actor:create', { ...who, passphrase: TEST_PASSPHRASE });
           tc.as('probe');
 
           const clearance = { ...who };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Keyring } from '../audit/keys';
+import { pinnedKeySource, type Keyring, type SigningKey } from '../audit/keys';
 import type { Actor } from '../context';
 import type { CaseDb } from '../store/caseFile';
 import { appendReceipt } from '../audit/receipts';
@@ -29,9 +29,10 @@ export function readCaseMeta(db: CaseDb): CaseMeta {
  */
 export function initCase(
   db: CaseDb,
-  init: { name: string; description: string; admin: Actor; at: string; keyringFor: (caseId: string) => Keyring },
-): CaseMeta {
+  init: { name: string; description: string; admin: Actor; passphrase: string; at: string; keyringFor: (caseId: string) => Keyring },
+): CaseMeta & { adminKey: SigningKey } {
   const meta: CaseMeta = { caseId: randomUUID(), name: init.name, description: init.description, createdAt: init.at };
+  let adminKey: SigningKey | undefined;
   db.transaction(() => {
     const put = db.prepare('INSERT INTO case_meta (key, value) VALUES (?, ?)');
     put.run('case_id', meta.caseId);
@@ -40,11 +41,13 @@ export function initCase(
     put.run('created_at', meta.createdAt);
     insertActor(db, init.admin, init.at);
     const keyring = init.keyringFor(meta.caseId);
-    const registersKey = keyring.issue(db, init.admin.actorId, init.at);
+    const issued = keyring.issue(db, init.admin.actorId, init.at, init.passphrase);
+    const registersKey = issued.registration;
+    adminKey = issued.signingKey;
     appendReceipt(
-      { db, actor: init.admin, now: () => init.at, keyring },
+      { db, actor: init.admin, now: () => init.at, keyring: pinnedKeySource({ issue: (...args) => keyring.issue(...args).registration }, issued.signingKey) },
       { action: 'case:create', targets: [`case:${meta.caseId}`], body: { ...meta, admin: init.admin, registersKey }, post: meta },
     );
   })();
-  return meta;
+  return { ...meta, adminKey: adminKey! };
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RELATIONS, type Relation } from '../../../shared/domain/enums';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../../testing/testCase';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 /** Ways evidence can be present yet unusable (DESIGN §3.1): each must leave claim status alone. */
 const UNUSABLE = ['QUARANTINED', 'REVOKED', 'SUPERSEDED', 'CANDIDATE', 'DISPUTED', 'UNAUTHORIZED', 'EXPIRED', 'NOT_YET_EFFECTIVE', 'INAPPLICABLE'] as const;
@@ -50,7 +51,7 @@ describe('claim status through the claim channels', () => {
         const tc = await createTestCase({ now: () => NOW });
         try {
           // The acting reviewer sees tenant acme only, so 'other-tenant' evidence is unauthorized to them.
-          await tc.call('actor:create', { actorId: 'rev', displayName: 'Reviewer', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' });
+          await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'rev', displayName: 'Reviewer', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' });
           await tc.call('claim:create', { claimId: 'cl-1', statement: 'encoded PowerShell ran on HOST-FS01', scope: ['HOST-FS01'], policy: { minIndependentSources: s.minIndependentSources, requiredKinds: [], quorumSize: null }, tenant: 'acme', classification: 'internal' });
           for (const [i, u] of s.usable.entries()) {
             const revisionId = await addUsable(tc, `ev-u${i}`, u.group);

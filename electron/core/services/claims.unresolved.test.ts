@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tableDigest } from '../store/digest';
 import { createTestCase, type TestCase } from '../../testing/testCase';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 let tc: TestCase;
 beforeEach(async () => {
   tc = await createTestCase();
-  await tc.call('actor:create', { actorId: 'rita', displayName: 'Rita', role: 'reviewer', tenants: ['acme'], maxClassification: 'internal' });
-  await tc.call('actor:create', { actorId: 'ana', displayName: 'Ana', role: 'analyst', tenants: ['acme'], maxClassification: 'restricted' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'rita', displayName: 'Rita', role: 'reviewer', tenants: ['acme'], maxClassification: 'internal' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'ana', displayName: 'Ana', role: 'analyst', tenants: ['acme'], maxClassification: 'restricted' });
   await tc.call('claim:create', { claimId: 'cl-phish', statement: 'Phishing was the initial access vector', tenant: 'acme', classification: 'internal' });
   await tc.call('claim:create', { claimId: 'cl-hidden', statement: 'restricted claim', tenant: 'acme', classification: 'restricted' });
 });

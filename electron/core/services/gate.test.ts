@@ -5,6 +5,7 @@ import { verifyCaseFile } from '../audit/verifyFile';
 import { tableDigest } from '../store/digest';
 import { gateBlockers } from './gate';
 import { GATE_CHECKS } from './gateChecks';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 let rc: ReviewCase;
 beforeEach(async () => {
@@ -164,7 +165,7 @@ describe('case:finalize', () => {
     rc.as('bob');
     expect(await rc.raw('case:finalize', {})).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     rc.as('admin');
-    await rc.call('actor:create', { actorId: 'gus', displayName: 'Gus (admin, internal)', role: 'admin', tenants: ['acme'], maxClassification: 'internal' });
+    await rc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'gus', displayName: 'Gus (admin, internal)', role: 'admin', tenants: ['acme'], maxClassification: 'internal' });
     rc.as('gus');
     const env = await rc.raw('case:finalize', {});
     expect(env).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });

@@ -3,6 +3,7 @@ import { LIFECYCLE_STATES, type LifecycleState } from '../../../shared/domain/en
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { tableDigest } from '../store/digest';
 import { createTestCase, type TestCase } from '../../testing/testCase';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 /** How to reach each state from a fresh CANDIDATE through legal transitions only. */
 const PATH_TO: Record<LifecycleState, LifecycleState[]> = {
@@ -28,8 +29,8 @@ const PAIRS = LIFECYCLE_STATES.flatMap((from) => LIFECYCLE_STATES.map((to) => [f
 let tc: TestCase;
 beforeAll(async () => {
   tc = await createTestCase();
-  await tc.call('actor:create', { actorId: 'rev', displayName: 'Reviewer', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' });
-  await tc.call('actor:create', { actorId: 'ana', displayName: 'Analyst', role: 'analyst', tenants: ['acme'], maxClassification: 'restricted' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'rev', displayName: 'Reviewer', role: 'reviewer', tenants: ['acme'], maxClassification: 'restricted' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'ana', displayName: 'Analyst', role: 'analyst', tenants: ['acme'], maxClassification: 'restricted' });
   tc.as('rev');
 });
 afterAll(() => tc.cleanup());

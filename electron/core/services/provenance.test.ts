@@ -3,11 +3,12 @@ import { ingestRequest } from '../../testing/fixtures/evidence';
 import { tableDigest } from '../store/digest';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { MAX_TRACE_DEPTH } from './provenance';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 let tc: TestCase;
 beforeEach(async () => {
   tc = await createTestCase();
-  await tc.call('actor:create', { actorId: 'low', displayName: 'Low clearance', role: 'reviewer', tenants: ['acme'], maxClassification: 'internal' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'low', displayName: 'Low clearance', role: 'reviewer', tenants: ['acme'], maxClassification: 'internal' });
 });
 afterEach(() => tc.cleanup());
 

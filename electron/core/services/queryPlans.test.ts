@@ -3,11 +3,12 @@ import { bulkEvidence } from '../../testing/fixtures/bulk';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { BUCKET_HITS_SQL, COPY_CANDIDATES_SQL } from '../store/copyRows';
 import { listEvidenceQuery } from './evidenceReads';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 let tc: TestCase;
 beforeAll(async () => {
   tc = await createTestCase();
-  await tc.call('actor:create', { actorId: 'analyst', displayName: 'Analyst', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'analyst', displayName: 'Analyst', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
   bulkEvidence(tc.session.context(), 3_000);
   tc.session.db().exec('ANALYZE');
   tc.as('analyst');

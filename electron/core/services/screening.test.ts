@@ -3,6 +3,7 @@ import { BENIGN_SAMPLES } from '../../../shared/domain/injection.benign';
 import { MALICIOUS_SAMPLES } from '../../../shared/domain/injection.corpus';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../../testing/testCase';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 let tc: TestCase;
 beforeAll(async () => {
@@ -52,7 +53,7 @@ describe('injection and tamper screening on ingest', () => {
   });
 
   it('keeps a sentence with a lone zero-width space as CANDIDATE, shows the notice, and validates it without an override', async () => {
-    await tc.call('actor:create', { actorId: 'rita', displayName: 'Rita (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'confidential' });
+    await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'rita', displayName: 'Rita (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'confidential' });
     const content = 'The \u200Bbinary data type represents a sequence of bytes.';
     const out = await tc.call('evidence:ingest', ingestRequest('ev-zwsp', { content, kind: 'vendor_report' }));
     expect(out.state).toBe('CANDIDATE');

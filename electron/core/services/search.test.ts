@@ -3,11 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { evidenceSearchSql, toFtsQuery } from './search';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 let tc: TestCase;
 beforeEach(async () => {
   tc = await createTestCase();
-  await tc.call('actor:create', { actorId: 'low', displayName: 'Low', role: 'analyst', tenants: ['acme'], maxClassification: 'internal' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'low', displayName: 'Low', role: 'analyst', tenants: ['acme'], maxClassification: 'internal' });
   await tc.call('evidence:ingest', { ...ingestRequest('ev-signin', { content: 'signin user=svc-backup ip=185.220.101.4 from a Tor exit node' }), title: 'Entra sign-in from Tor' });
   await tc.call('evidence:ingest', { ...ingestRequest('ev-hr', { content: 'HR record: svc-backup owner on leave, Tor usage policy', context: { classification: 'restricted' } }), title: 'HR leave record' });
   await tc.call('evidence:ingest', { ...ingestRequest('ev-other', { content: 'Tor exit list for tenant globex', context: { tenant: 'globex' } }), title: 'globex Tor feed' });

@@ -7,9 +7,9 @@ import type { CaseDb } from '../store/caseFile';
 import { getActor } from '../store/actorRows';
 
 /** Issues a key pair for a reviewer inside the caller's transaction (actor:create, actor:rekey). */
-export function issueActorKey(ctx: ServiceContext, actorId: string, action: string): KeyRegistration {
+export function issueActorKey(ctx: ServiceContext, actorId: string, action: string, passphrase: string): KeyRegistration {
   if (!ctx.keyring) throw forbidden(`${action} refused: this session holds no reviewer keys; open the case through a workbench session`);
-  return ctx.keyring.issue(ctx.db, actorId, ctx.now());
+  return ctx.keyring.issue(ctx.db, actorId, ctx.now(), passphrase);
 }
 
 /**
@@ -18,7 +18,7 @@ export function issueActorKey(ctx: ServiceContext, actorId: string, action: stri
  * may do it, and the admin's own (already registered) key signs the receipt: a key never vouches
  * for itself except the case creator's, which is the root of the chain.
  */
-export function rekeyActor(ctx: ServiceContext, req: { actorId: string; reason: string }): ActorKeyView {
+export function rekeyActor(ctx: ServiceContext, req: { actorId: string; reason: string; passphrase: string }): ActorKeyView {
   if (ctx.actor.role !== 'admin') {
     throw forbidden(`actor:rekey: only an admin may issue reviewer keys; ${ctx.actor.actorId} is ${ctx.actor.role}`);
   }
@@ -27,14 +27,14 @@ export function rekeyActor(ctx: ServiceContext, req: { actorId: string; reason: 
   return ctx.db.transaction(() => {
     if (!getActor(ctx.db, req.actorId)) throw notFound(`actor:rekey: no reviewer profile ${req.actorId} in this case`);
     const signer = keyring.activeKey(ctx.db, ctx.actor.actorId, 'actor:rekey');
-    const registersKey = keyring.issue(ctx.db, req.actorId, ctx.now());
+    const registersKey = keyring.issue(ctx.db, req.actorId, ctx.now(), req.passphrase);
     const view = listActorKeys(ctx.db).find((k) => k.keyId === registersKey.keyId)!;
     appendReceipt(
       { ...ctx, keyring: pinnedKeySource(keyring, signer) },
       {
         action: 'actor:rekey',
         targets: [`key:${registersKey.keyId}`, `actor:${req.actorId}`],
-        body: { actorId: req.actorId, reason: req.reason, registersKey },
+        body: { actorId: req.actorId, reason: req.reason, registersKey },  // never the passphrase
         post: { keyId: view.keyId, actorId: view.actorId, publicKey: view.publicKey },
       },
     );

@@ -5,12 +5,13 @@ import { ingestRequest } from '../../testing/fixtures/evidence';
 import { QUOTE, REPORT, START } from '../../testing/fixtures/sources';
 import { tableDigest } from '../store/digest';
 import { createTestCase, type TestCase } from '../../testing/testCase';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 
 let tc: TestCase;
 beforeEach(async () => {
   tc = await createTestCase();
-  await tc.call('actor:create', { actorId: 'low', displayName: 'Low clearance', role: 'reviewer', tenants: ['acme'], maxClassification: 'internal' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'low', displayName: 'Low clearance', role: 'reviewer', tenants: ['acme'], maxClassification: 'internal' });
 });
 afterEach(() => tc.cleanup());
 

@@ -4,12 +4,13 @@ import type { ValidationCheckId } from '../../../shared/domain/validationCheckli
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { tableDigest } from '../store/digest';
 import { createTestCase, type TestCase } from '../../testing/testCase';
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 let tc: TestCase;
 beforeEach(async () => {
   tc = await createTestCase();
-  await tc.call('actor:create', { actorId: 'rita', displayName: 'Rita (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'confidential' });
-  await tc.call('actor:create', { actorId: 'ana', displayName: 'Ana (analyst)', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'rita', displayName: 'Rita (reviewer)', role: 'reviewer', tenants: ['acme'], maxClassification: 'confidential' });
+  await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'ana', displayName: 'Ana (analyst)', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
 });
 afterEach(() => tc.cleanup());
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultUserDataDir } from '../paths';
+import { readPassphrase } from '../passphraseInput';
 import { Session } from '../session';
 import { claimNextJob, openJobCount, processJob, type WorkerOptions } from './outbox';
 
@@ -11,8 +12,12 @@ import { claimNextJob, openJobCount, processJob, type WorkerOptions } from './ou
  * kills it with SIGKILL at random points. It prints one line per event on stdout:
  *   claimed <jobId> | done <jobId> <converged> | waiting <openJobs> | converged
  *
- *   tsx electron/core/worker/cli.ts <case-file> [--user-data <dir>] [--as <actor>]
- *     [--lease-ms <ms>] [--fan-out <n>] [--pause-after-claim-ms <ms>]
+ *   tsx electron/core/worker/cli.ts <case-file> --as <actor> [--user-data <dir>]
+ *     [--passphrase-fd <n> | --passphrase-file <path>] [--lease-ms <ms>] [--fan-out <n>]
+ *     [--pause-after-claim-ms <ms>]
+ *
+ * Its receipts are signed by the reviewer named with --as, whose passphrase is read as the
+ * workbench CLI reads it (see passphraseInput.ts).
  *
  * --pause-after-claim-ms holds the lease without working, so a test can kill the worker at the
  * one point where only lease expiry can rescue the job.
@@ -25,18 +30,22 @@ async function main(): Promise<void> {
     options: {
       'user-data': { type: 'string' },
       as: { type: 'string' },
+      'passphrase-fd': { type: 'string' },
+      'passphrase-file': { type: 'string' },
       'lease-ms': { type: 'string' },
       'fan-out': { type: 'string' },
       'pause-after-claim-ms': { type: 'string' },
     },
   });
   const [casePath] = positionals;
-  if (!casePath) {
-    process.stderr.write('usage: tsx electron/core/worker/cli.ts <case-file> [--user-data <dir>] [--as <actor>] [--lease-ms <ms>] [--fan-out <n>]\n');
+  if (!casePath || !values.as) {
+    process.stderr.write('usage: tsx electron/core/worker/cli.ts <case-file> --as <actor> [--user-data <dir>] [--passphrase-fd <n>] [--lease-ms <ms>] [--fan-out <n>]\n');
     process.exit(2);
   }
-  const session = new Session({ userDataDir: values['user-data'] ?? defaultUserDataDir(), preferredActor: values.as, log: (l) => process.stderr.write(`${l}\n`) });
+  const session = new Session({ userDataDir: values['user-data'] ?? defaultUserDataDir(), log: (l) => process.stderr.write(`${l}\n`) });
   session.open(resolve(casePath));
+  const seat = session.seat('worker');
+  seat.unlock(values.as, await readPassphrase(values.as, { fd: values['passphrase-fd'], file: values['passphrase-file'] }));
   const opts: WorkerOptions = {
     owner: `cli:${process.pid}:${randomUUID().slice(0, 8)}`,
     ...(values['lease-ms'] ? { leaseMs: Number(values['lease-ms']) } : {}),
@@ -46,7 +55,7 @@ async function main(): Promise<void> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
   try {
     for (;;) {
-      const ctx = session.context();
+      const ctx = seat.context();
       const job = claimNextJob(ctx.db, opts);
       if (!job) {
         const open = openJobCount(ctx.db);

@@ -1,3 +1,4 @@
+import { TEST_PASSPHRASE } from '../../testing/testCase';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -46,6 +47,7 @@ function startWorker(extra: string[] = []): Worker {
   const child = spawn(process.execPath, [...TSX_LOADER, CLI, tc.casePath, '--user-data', join(tc.dir, 'user'), '--as', 'admin', '--lease-ms', String(LEASE_MS), '--fan-out', String(FAN_OUT), ...extra], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ERWB_PASSPHRASE: TEST_PASSPHRASE },
   });
   const lines: string[] = [];
   const waiters: { predicate: (l: string[]) => boolean; resolve: () => void }[] = [];

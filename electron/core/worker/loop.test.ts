@@ -20,7 +20,7 @@ describe('background worker loop', () => {
     bulkDependents(tc.session.db(), a, 2_000);
     tc.as(ACTORS.revoker);
     await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
-    loop = startWorkerLoop(tc.session, { fanOut: 100, idleMs: 10 });
+    loop = startWorkerLoop(tc.session.session, { fanOut: 100, idleMs: 10 });
     const seen: number[] = [];
     for (let i = 0; i < 2_000; i++) {
       const status = await tc.call('revocation:status', {});

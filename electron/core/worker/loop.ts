@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { WorkbenchError } from '../errors';
 import type { Session } from '../session';
 import { claimNextJob, processJob, type WorkerOptions } from './outbox';
 
@@ -50,7 +51,7 @@ export function startWorkerLoop(session: Session, options: WorkerLoopOptions = {
     timer = null;
     if (!session.casePath) return schedule(idleMs);
     try {
-      const ctx = session.context();
+      const ctx = session.workerContext();
       const job = claimNextJob(ctx.db, opts);
       if (!job) return schedule(idleMs);
       const outcome = processJob(ctx, job, opts);
@@ -59,6 +60,11 @@ export function startWorkerLoop(session: Session, options: WorkerLoopOptions = {
       state.lastError = null;
       schedule(0);
     } catch (err) {
+      if (err instanceof WorkbenchError && err.code === 'LOCKED') {
+        // Nobody is unlocked to sign convergence receipts: wait quietly until someone is.
+        state.lastError = err.message;
+        return schedule(idleMs);
+      }
       // The job keeps its lease and is taken again once it expires; say why in revocation:status.
       state.lastError = (err as Error).message;
       session.log(`revocation worker: ${(err as Error).message}`);

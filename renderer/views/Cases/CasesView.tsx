@@ -7,7 +7,7 @@ import { NewCaseForm } from './NewCaseForm';
 
 export function CasesView() {
   const { caseInfo, actors, recent, caseError } = useWorkbench(useShallow(selectCasesView));
-  const { openCase, selectActor } = useWorkbench(useShallow(selectCaseActions));
+  const { openCase, lock } = useWorkbench(useShallow(selectCaseActions));
   const [path, setPath] = useState('');
   return (
     <div className="stack">
@@ -17,31 +17,28 @@ export function CasesView() {
           <p className="lead">{caseInfo.description}</p>
           <dl className="facts">
             <dt>Claims</dt>
-            <dd data-testid="case-claim-count">{caseInfo.claimCount}</dd>
+            <dd data-testid="case-claim-count">{caseInfo.claimCount ?? '—'}</dd>
             <dt>Evidence revisions visible to you</dt>
-            <dd data-testid="case-evidence-count">{caseInfo.evidenceCount}</dd>
+            <dd data-testid="case-evidence-count">{caseInfo.evidenceCount ?? '—'}</dd>
             <dt>Case file</dt>
             <dd className="mono">{caseInfo.path}</dd>
             <dt>Schema</dt>
             <dd>{caseInfo.schemaVersion}</dd>
           </dl>
-          <label className="field">
-            Acting reviewer
-            <select
-              data-testid="actor-select"
-              value={caseInfo.actor.actorId}
-              onChange={(e) => void selectActor(e.target.value)}
-            >
-              {actors.map((a) => (
-                <option key={a.actorId} value={a.actorId}>
-                  {a.displayName} · {a.role} · up to {a.maxClassification}
-                </option>
-              ))}
-            </select>
-          </label>
+          {caseInfo.actor && (
+            <div className="row" data-testid="acting-reviewer">
+              <span className="grow">
+                Acting as <b>{caseInfo.actor.displayName}</b> ({caseInfo.actor.role}, up to {caseInfo.actor.maxClassification}); {actors.length}{' '}
+                reviewer profiles in this case. To act as someone else, lock this window and unlock as them.
+              </span>
+              <button type="button" data-testid="lock-window" onClick={() => void lock()}>
+                Lock window
+              </button>
+            </div>
+          )}
         </section>
       )}
-      {caseInfo && <FinalizePanel />}
+      {caseInfo?.actor && <FinalizePanel />}
       <section className="panel">
         <h2>Open a case file</h2>
         <form

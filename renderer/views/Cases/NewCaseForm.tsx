@@ -11,14 +11,22 @@ export function NewCaseForm() {
   const [description, setDescription] = useState('');
   const [actorId, setActorId] = useState('');
   const [displayName, setDisplayName] = useState('');
+  const [passphrase, setPassphrase] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const mismatch = repeat.length > 0 && repeat !== passphrase;
   return (
     <form
       className="grid-form"
       data-testid="new-case-form"
       onSubmit={(e) => {
         e.preventDefault();
-        void createCase({ path, name, description, admin: { actorId, displayName } }).then((ok) => {
-          if (ok) setPath('');
+        if (passphrase !== repeat) return;
+        void createCase({ path, name, description, admin: { actorId, displayName, passphrase } }).then((ok) => {
+          if (ok) {
+            setPath('');
+            setPassphrase('');
+            setRepeat('');
+          }
         });
       }}
     >
@@ -38,12 +46,23 @@ export function NewCaseForm() {
         Your display name
         <input data-testid="new-case-display" placeholder="Lena Kowalski" value={displayName} onChange={(e) => setDisplayName(e.target.value)} />
       </label>
+      <label className="field">
+        Your passphrase (at least 8 characters; it seals your signing key on this machine)
+        <input data-testid="new-case-passphrase" type="password" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
+      </label>
+      <label className="field">
+        Passphrase again
+        <input data-testid="new-case-passphrase-repeat" type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} />
+        {mismatch && <span className="error" data-testid="new-case-passphrase-mismatch">the two passphrases differ</span>}
+      </label>
       <label className="field wide">
         Description
         <textarea data-testid="new-case-description" rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />
       </label>
       <div>
-        <button type="submit" data-testid="new-case-submit">Create case</button>
+        <button type="submit" data-testid="new-case-submit" disabled={mismatch}>
+          Create case
+        </button>
       </div>
     </form>
   );

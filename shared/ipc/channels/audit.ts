@@ -1,3 +1,4 @@
+import { Passphrase } from './case';
 import { z } from 'zod';
 import { Id } from '../../domain/schemas';
 
@@ -101,7 +102,12 @@ export const auditChannels = {
   },
   'actor:rekey': {
     request: z
-      .object({ actorId: Id, reason: z.string().trim().min(1, 'a reason is required').max(2000) })
+      .object({
+        actorId: Id,
+        reason: z.string().trim().min(1, 'a reason is required').max(2000),
+        /** The reviewer's passphrase for the new key, typed by them. */
+        passphrase: Passphrase,
+      })
       .strict(),
     response: ActorKeyView,
   },

@@ -8,11 +8,18 @@ export const CaseInfo = z.object({
   name: z.string(),
   description: z.string(),
   schemaVersion: z.number().int(),
-  claimCount: z.number().int(),
-  evidenceCount: z.number().int(),
-  actor: ActorView,
+  /** Counted as the acting reviewer may see them; null while no one is unlocked. */
+  claimCount: z.number().int().nullable(),
+  evidenceCount: z.number().int().nullable(),
+  /** The reviewer unlocked in this window, or null: then every other call answers LOCKED. */
+  actor: ActorView.nullable(),
+  /** How long this window may sit unused before it locks again. */
+  idleLockMinutes: z.number(),
 });
 export type CaseInfo = z.infer<typeof CaseInfo>;
+
+/** A reviewer's passphrase: it seals their signing key on this machine and never enters the case file. */
+export const Passphrase = z.string().min(8, 'a passphrase has at least 8 characters').max(1024);
 
 const CasePath = z.string().min(1).max(4096).refine((p) => !p.includes('\u0000'), 'path contains a NUL byte');
 
@@ -28,7 +35,7 @@ export const caseChannels = {
         path: CasePath,
         name: z.string().min(1).max(200),
         description: z.string().max(4000).default(''),
-        admin: z.object({ actorId: Id, displayName: z.string().min(1).max(200) }).strict(),
+        admin: z.object({ actorId: Id, displayName: z.string().min(1).max(200), passphrase: Passphrase }).strict(),
       })
       .strict(),
     response: CaseInfo,
@@ -40,7 +47,14 @@ export const caseChannels = {
     }),
   },
   'actor:list': { request: z.object({}).strict(), response: z.array(ActorView) },
-  'actor:select': { request: z.object({ actorId: Id }).strict(), response: ActorView },
+  /** Acting as a reviewer in this window means unlocking their key with their passphrase. */
+  'actor:unlock': { request: z.object({ actorId: Id, passphrase: z.string().min(1).max(1024) }).strict(), response: ActorView },
+  'actor:lock': { request: z.object({}).strict(), response: z.object({ locked: z.literal(true) }) },
+  /** The unlocked reviewer reseals their own key under a new passphrase (this machine only; no receipt). */
+  'actor:passphrase': {
+    request: z.object({ current: z.string().min(1).max(1024), next: Passphrase }).strict(),
+    response: z.object({ actorId: Id }),
+  },
   'actor:create': {
     request: z
       .object({
@@ -49,6 +63,8 @@ export const caseChannels = {
         role: Role,
         tenants: z.array(z.string().min(1)).min(1),
         maxClassification: Classification,
+        /** The new reviewer's own passphrase, typed by them: it seals the key issued for them here. */
+        passphrase: Passphrase,
       })
       .strict(),
     response: ActorView,
