@@ -12,6 +12,8 @@ interface OpenCase {
   path: string;
   db: CaseDb;
   keyring: Keyring;
+  /** A full verification succeeded since this opening; later ones in the app may be routine. */
+  verifiedInFull: boolean;
 }
 
 export interface RecentCase {
@@ -135,7 +137,7 @@ export class Session {
   private attach(path: string, db: CaseDb): void {
     this.close();
     const meta = readCaseMeta(db);
-    this.current = { path, db, keyring: this.keyringFor(meta.caseId) };
+    this.current = { path, db, keyring: this.keyringFor(meta.caseId), verifiedInFull: false };
     if (path !== ':memory:') this.remember(path, meta.name);
   }
 

@@ -34,6 +34,14 @@ export const createAuditSlice: Slice<AuditSlice> = (set, get) => ({
       set({ auditError: messageOf(err) });
     }
   },
+  verifyFully: async () => {
+    set({ chain: null });
+    try {
+      set({ chain: await call('audit:verify', { signatures: get().signatureMode, full: true }), auditError: null });
+    } catch (err) {
+      set({ auditError: messageOf(err) });
+    }
+  },
   loadOlderReceipts: async () => {
     const oldest = get().receipts.at(-1)?.seq;
     if (oldest === undefined || oldest <= 1) return;

@@ -109,6 +109,7 @@ export const selectReviewActions = (s: WorkbenchState) => ({
 
 export const selectAuditActions = (s: WorkbenchState) => ({
   loadAudit: s.loadAudit,
+  verifyFully: s.verifyFully,
   loadOlderReceipts: s.loadOlderReceipts,
   setSignatureMode: s.setSignatureMode,
   verifyAgainstHead: s.verifyAgainstHead,

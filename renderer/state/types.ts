@@ -115,7 +115,10 @@ export interface AuditSlice {
   /** The last "verify against a head" answer: the verification, or the refusal (malformed head). */
   headCheck: { expectedHead: string; result: ChainVerification } | { expectedHead: string; error: ActionError } | null;
   auditError: string | null;
+  /** Verifies (routinely: from where this machine last verified) and reloads the chain's receipts and keys. */
   loadAudit: () => Promise<void>;
+  /** Verifies the whole chain and every row, not only what came after the last verification. */
+  verifyFully: () => Promise<void>;
   loadOlderReceipts: () => Promise<void>;
   setSignatureMode: (mode: SignatureMode) => void;
   /** Verifies the chain against a head printed earlier: reports truncation or rewrite. */

@@ -228,7 +228,8 @@ describe('tampering with a case file', () => {
   it('cli verify opens the file read-only, leaves it byte for byte alone, and exits non-zero naming the seq', () => {
     const cli = resolve(import.meta.dirname, '../../host/cli.ts');
     const tsx = resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
-    const run = (...args: string[]) => spawnSync(tsx, [cli, 'verify', ...args], { encoding: 'utf8', timeout: 60_000 });
+    const run = (...args: string[]) =>
+      spawnSync(tsx, [cli, 'verify', ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, ERWB_USER_DATA: join(work, 'user') } });
     const clean = copyTo('clean.sqlite');
     const mtime = statSync(clean).mtimeMs;
     const ok = run(clean, '--head', head);
@@ -236,6 +237,11 @@ describe('tampering with a case file', () => {
     expect(ok.stderr).toContain('audit chain verifies');
     expect(statSync(clean).mtimeMs).toBe(mtime);
     expect(readdirSync(work).filter((f) => f.startsWith('clean.sqlite'))).toEqual(['clean.sqlite']);
+    // This machine now holds a mark at the head: --routine resumes there and has nothing new to check.
+    const routine = run(clean, '--routine');
+    expect(routine.status, routine.stderr).toBe(0);
+    expect(routine.stderr).toMatch(/audit chain verifies \(routine: receipts \d+\.\.\d+ since this machine verified through seq \d+/);
+    expect(JSON.parse(routine.stdout).verification.signatures.verified).toBe(0);
 
     const broken = copyTo('broken.sqlite');
     const expected = apply(broken, { kind: 'edit', seq: 42, column: 'body', pos: 3, ch: 7 });

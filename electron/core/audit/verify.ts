@@ -21,6 +21,26 @@ export interface VerifyOptions {
    * forged run). On a failure the run is re-checked receipt by receipt: the seq named is exact.
    */
   signatures?: 'every' | 'run-ends';
+  /**
+   * Routine verification (issue 9): start after a point an earlier verification reached, instead
+   * of at seq 1. The caller has checked that the receipt there is still the one verified; the
+   * walk checks everything appended since (chain, signatures, the states those receipts recorded)
+   * and does not re-read rows written before it, nor look for rows no receipt names (a full
+   * verification does both).
+   */
+  resume?: ResumePoint;
+  /** Called with the point this verification reached, when it verified (to resume from next time). */
+  reached?: (point: ResumePoint) => void;
+}
+
+/** Where a verified chain stands: enough to go on checking it from there. */
+export interface ResumePoint {
+  seq: number;
+  hash: string;
+  signature: string | null;
+  keys: { keyId: string; actorId: string; publicKey: string; retiredAt: number | null }[];
+  admins: string[];
+  rootKey: string | null;
 }
 
 type Broken = NonNullable<ChainVerification['firstBroken']>;
@@ -36,6 +56,7 @@ interface Run {
 
 interface ChainKey {
   actorId: string;
+  publicKey: string;
   key: KeyObject;
   retiredAt: number | null;
 }
@@ -104,8 +125,35 @@ class ChainWalk {
     if (options.expectedHead !== undefined && !this.expected) {
       throw new TypeError(`verifyChain: ${options.expectedHead} is not a head of the form erwb-head:<seq>:<hash>`);
     }
-    this.state = new StateCollector(db, STATE_CHECKS, CASE_STATE_CHECKS);
+    const resume = options.resume;
+    this.state = new StateCollector(db, STATE_CHECKS, CASE_STATE_CHECKS, resume ? 'since-resume' : 'whole-chain');
     this.page = db.prepare('SELECT * FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT ?');
+    if (resume) {
+      if (this.expected) throw new TypeError('verifyChain: a routine verification cannot check an expected head; verify in full');
+      for (const k of resume.keys) this.keys.set(k.keyId, { actorId: k.actorId, publicKey: k.publicKey, key: publicKeyObject(k.publicKey), retiredAt: k.retiredAt });
+      for (const a of resume.admins) this.admins.add(a);
+      this.rootKey = resume.rootKey;
+      this.prevHash = resume.hash;
+      this.prevSig = resume.signature;
+      this.length = resume.seq;
+      this.after = resume.seq;
+      this.from = resume.seq;
+    }
+  }
+
+  /** The seq a routine verification started after (0: the whole chain). */
+  from = 0;
+
+  /** Where this walk stands, to resume from; only meaningful once it verified. */
+  resumePoint(): ResumePoint {
+    return {
+      seq: this.length,
+      hash: this.prevHash,
+      signature: this.prevSig,
+      keys: [...this.keys].map(([keyId, k]) => ({ keyId, actorId: k.actorId, publicKey: k.publicKey, retiredAt: k.retiredAt })),
+      admins: [...this.admins],
+      rootKey: this.rootKey,
+    };
   }
 
   /** Examines the next page; sets `done` at the end of the chain or at the first break. */
@@ -159,8 +207,10 @@ class ChainWalk {
     const verifiedLength = broken ? Math.min(this.length, broken.seq - 1) : this.length;
     const headHash =
       verifiedLength === this.length ? this.prevHash : (this.db.prepare('SELECT hash FROM audit_receipt WHERE seq = ?').pluck().get(verifiedLength) as string);
+    if (broken === null) this.options.reached?.(this.resumePoint());
     return {
       ok: broken === null,
+      routine: this.from > 0 ? { since: this.from } : null,
       length: verifiedLength,
       head: verifiedLength ? formatHead(verifiedLength, headHash) : null,
       firstBroken: broken,
@@ -193,7 +243,7 @@ class ChainWalk {
       }
       // Only the case creator's key vouches for itself: it is the root every other key hangs from.
       if (seq === 1 && row.action === 'case:create' && registration.actorId === row.actor && registration.keyId === row.signer) {
-        this.keys.set(registration.keyId, { actorId: row.actor, key: publicKeyObject(registration.publicKey), retiredAt: null });
+        this.keys.set(registration.keyId, { actorId: row.actor, publicKey: registration.publicKey, key: publicKeyObject(registration.publicKey), retiredAt: null });
         this.admins.add(row.actor);
         this.rootKey = registration.keyId;
       }
@@ -255,7 +305,7 @@ class ChainWalk {
     for (const [id, k] of this.keys) {
       if (k.actorId === reg.actorId && k.retiredAt === null) return { seq, kind: 'signature', reason: `registers a second active key for ${reg.actorId} without retiring ${id}` };
     }
-    this.keys.set(reg.keyId, { actorId: reg.actorId, key: publicKeyObject(reg.publicKey), retiredAt: null });
+    this.keys.set(reg.keyId, { actorId: reg.actorId, publicKey: reg.publicKey, key: publicKeyObject(reg.publicKey), retiredAt: null });
     if (row.action === 'actor:create' && parseJson<{ role?: string }>(row.body)?.role === 'admin') this.admins.add(reg.actorId);
     return null;
   }

@@ -5,7 +5,8 @@ import { basename, join, resolve } from 'node:path';
 import type { ChainVerification } from '../../../shared/ipc/channels/audit';
 import { CASE_APPLICATION_ID, inReadSnapshot, type CaseDb } from '../store/caseFile';
 import { LATEST_VERSION } from '../store/migrations';
-import { verifyChainAsync, type VerifyOptions } from './verify';
+import { type VerifyOptions } from './verify';
+import { verifyFromMark, type VerificationMarks } from './verifyMarks';
 
 /**
  * Verifying a case file from outside any session (cli verify, tests, another machine): read-only,
@@ -44,7 +45,14 @@ async function withReadOnlyCopy<T>(path: string, run: (db: CaseDb) => Promise<T>
   }
 }
 
-export async function verifyCaseFile(path: string, options: VerifyOptions = {}): Promise<VerifyFileResult> {
+export interface VerifyFileOptions extends VerifyOptions {
+  /** This machine's verification marks: a successful verification records where it ended. */
+  marks?: VerificationMarks;
+  /** With marks: resume from the last one (routine), instead of verifying everything. */
+  routine?: boolean;
+}
+
+export async function verifyCaseFile(path: string, options: VerifyFileOptions = {}): Promise<VerifyFileResult> {
   const full = resolve(path);
   const name = basename(full);
   const fail = (summary: string): VerifyFileResult => ({ exitCode: 3, verification: null, schemaVersion: null, summary, notes: [] });
@@ -61,9 +69,13 @@ export async function verifyCaseFile(path: string, options: VerifyOptions = {}):
       if (version < LATEST_VERSION) {
         notes.push(`schema ${version} is older than this build's ${LATEST_VERSION}: verified as it is, without migrating; checks needing newer tables were skipped (counted as unchecked)`);
       }
-      const v = await inReadSnapshot(db, () => verifyChainAsync(db, options));
+      const { marks, routine, ...verifyOptions } = options;
+      const v = await inReadSnapshot(db, () => verifyFromMark(db, { marks: marks ?? null, full: !routine, now: () => new Date().toISOString(), options: verifyOptions }));
+      const scope = v.routine
+        ? `routine: receipts ${v.routine.since + 1}..${v.length} since this machine verified through seq ${v.routine.since} (${v.routine.markedAt}); without --routine everything is re-read`
+        : 'full';
       const summary = v.ok
-        ? `${name}: audit chain verifies: ${v.length} receipts, ${v.signatures.verified} signatures (${v.signatures.mode}), ${v.fingerprints.checked} state fingerprints recomputed (${v.fingerprints.unchecked} unchecked); head ${v.head}; root key ${v.rootKey}`
+        ? `${name}: audit chain verifies (${scope}): ${v.length} receipts, ${v.signatures.verified} signatures (${v.signatures.mode}), ${v.fingerprints.checked} state fingerprints recomputed (${v.fingerprints.unchecked} unchecked); head ${v.head}; root key ${v.rootKey}`
         : `${name}: audit chain BROKEN at seq ${v.firstBroken!.seq} (${v.firstBroken!.kind}): ${v.firstBroken!.reason}`;
       return { exitCode: v.ok ? 0 : 1, verification: v, schemaVersion: version, summary, notes };
     });

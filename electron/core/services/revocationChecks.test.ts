@@ -45,7 +45,9 @@ describe('audit verification recomputes what revocation receipts recorded', () =
     await tc.call('revocation:runWorker', {});
     expect((await tc.call('audit:verify', {})).ok).toBe(true);
     tamper(`UPDATE projection_ledger SET to_projection = 'ELIGIBLE'`);
-    const v = await tc.call('audit:verify', {});
+    // A routine verification reads only what came after the last one; a full one re-reads every row.
+    expect((await tc.call('audit:verify', {})).ok).toBe(true);
+    const v = await tc.call('audit:verify', { full: true });
     expect(v.ok).toBe(false);
     expect(v.firstBroken?.reason).toContain('revocation convergence: projection ledger of job 1 differs');
   });
@@ -58,7 +60,9 @@ describe('audit verification recomputes what revocation receipts recorded', () =
     await tc.call('remediation:retainCurrentRevision', { remediationId: rem!.remediationId, successors: [a2], expectedProjectionVersion: rem!.projectionVersion, reason: 'same' });
     expect((await tc.call('audit:verify', {})).ok).toBe(true);
     tamper(`UPDATE claim_binding SET role = 'CONTEXT' WHERE claim_id = 'cl-1' AND generation = 2`);
-    const v = await tc.call('audit:verify', {});
+    // A routine verification reads only what came after the last one; a full one re-reads every row.
+    expect((await tc.call('audit:verify', {})).ok).toBe(true);
+    const v = await tc.call('audit:verify', { full: true });
     expect(v.ok).toBe(false);
     expect(v.firstBroken?.reason).toContain('remediation resolution: bindings of cl-1 generation 2 differ');
   });

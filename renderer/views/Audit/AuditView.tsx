@@ -12,7 +12,7 @@ import './audit.css';
 /** The receipted audit chain (DESIGN §3.7): status, head, receipts and the keys that signed them. */
 export function AuditView() {
   const { chain, chainHead, receipts, moreReceipts, actorKeys, signatureMode, headCheck, auditError } = useWorkbench(useShallow(selectAuditView));
-  const { loadAudit, loadOlderReceipts, setSignatureMode, verifyAgainstHead } = useWorkbench(useShallow(selectAuditActions));
+  const { loadAudit, verifyFully, loadOlderReceipts, setSignatureMode, verifyAgainstHead } = useWorkbench(useShallow(selectAuditActions));
   const withheld = receipts.filter(isWithheld).length;
   // Opening the view verifies afresh: another window or the CLI may have appended since the last check.
   useEffect(() => {
@@ -36,6 +36,9 @@ export function AuditView() {
             </label>
             <button type="button" data-testid="audit-verify" onClick={() => void loadAudit()}>
               Verify again
+            </button>
+            <button type="button" data-testid="audit-verify-full" onClick={() => void verifyFully()}>
+              Full verification
             </button>
           </div>
         </div>

@@ -19,7 +19,12 @@ export function ChainStatus({ chain }: { chain: ChainVerification }) {
         {chain.ok ? (
           <>
             <b>Verified</b>: {chain.length} receipts, hash chain intact, {chain.signatures.verified} Ed25519 signatures checked (
-            {MODE_LABEL[chain.signatures.mode]}), {chain.fingerprints.checked} state fingerprints and digests recomputed and matched.
+            {MODE_LABEL[chain.signatures.mode]}), {chain.fingerprints.checked} state fingerprints and digests recomputed and matched.{' '}
+            <span data-testid="audit-scope">
+              {chain.routine
+                ? `Routine: receipts ${chain.routine.since + 1}–${chain.length} were checked, after this machine verified the chain through seq ${chain.routine.since}${chain.routine.markedAt ? ` (${chain.routine.markedAt})` : ''}; rows written before that were not re-read. "Full verification" re-reads everything.`
+                : 'Full: the whole chain and every row were checked.'}
+            </span>
           </>
         ) : (
           <>

@@ -22,6 +22,7 @@ const receipt = (over: Partial<ReceiptView> = {}): ReceiptView => ({
 const key = (keyId: string, actorId: string): ActorKeyView => ({ keyId, actorId, algorithm: 'ed25519', publicKey: 'pk', registeredAt: '2026-11-20T09:00:00Z', retiredAt: null });
 const verification = (over: Partial<ChainVerification> = {}): ChainVerification => ({
   ok: true,
+  routine: null,
   length: 10,
   head: `erwb-head:10:${H}`,
   firstBroken: null,

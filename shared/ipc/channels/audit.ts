@@ -29,6 +29,12 @@ export const BROKEN_KINDS = ['chain', 'signature', 'state', 'head'] as const;
 
 export const ChainVerification = z.object({
   ok: z.boolean(),
+  /**
+   * Set when this was a routine verification: it checked the receipts after `since` (where this
+   * machine's last verification of the case ended, the receipt there unchanged) and their states;
+   * null for a full verification of the whole chain and every row.
+   */
+  routine: z.object({ since: z.number().int(), markedAt: z.string().optional() }).nullable(),
   /** Receipts that verified before the first break (all of them when ok). */
   length: z.number().int(),
   /** Head of the verified prefix. */
@@ -79,6 +85,8 @@ export const auditChannels = {
         /** 'every' checks each receipt's signature; 'run-ends' checks the last receipt of each run of
          * one signer, whose signature covers the run through the hash chain (see verify.ts). */
         signatures: z.enum(['every', 'run-ends']).default('every'),
+        /** Re-read the whole chain and every row, instead of only what came after this machine's last verification. */
+        full: z.boolean().default(false),
       })
       .strict(),
     response: ChainVerification,
