@@ -236,8 +236,13 @@ export class Seat implements KeySource {
     return actor;
   }
 
+  /**
+   * What a service call runs with. Its clock is read once: every row a call writes carries the
+   * time of the receipt that records it, so verify can hold row times to receipts (issue 9.1).
+   */
   context(): ServiceContext {
-    return { db: this.db(), actor: this.actor(), now: this.now, keyring: this };
+    const at = this.now();
+    return { db: this.db(), actor: this.actor(), now: () => at, keyring: this };
   }
 
   /** Unlocks `actorId`'s key with their passphrase; from now on this seat acts as them. */

@@ -5,7 +5,7 @@ import { decisionState, voteState, type DecisionRow, type VoteRow } from '../sto
 import type { ValidityContext } from '../../../shared/domain/schemas';
 import { toContext, type RevisionRow } from '../store/evidenceRows';
 import type { KeyRegistration } from './keys';
-import { postDiffers, type ReceiptFacts, type StateCheck } from './stateChecks';
+import { postDiffers, timeDiffers, type CaseStateCheck, type ReceiptFacts, type StateCheck } from './stateChecks';
 
 /**
  * What verification recomputes for the core receipts: evidence content and lifecycle, bindings,
@@ -67,9 +67,11 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
       // Receipts written before the context was recorded (schema 330) cannot be held to it.
       if (b.context === undefined) return null;
       const row = db
-        .prepare('SELECT r.*, l.title, l.created_by AS lineage_by FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id) WHERE r.revision_id = ?')
-        .get(b.revisionId) as (RevisionRow & { lineage_by: string }) | undefined;
+        .prepare('SELECT r.*, l.title, l.created_by AS lineage_by, l.created_at AS lineage_at FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id) WHERE r.revision_id = ?')
+        .get(b.revisionId) as (RevisionRow & { lineage_by: string; lineage_at: string; created_at: string }) | undefined;
       if (!row) return `${b.revisionId} is missing`;
+      const late = timeDiffers(r, row.created_at, b.revisionId) ?? (b.title !== undefined ? timeDiffers(r, row.lineage_at, `the lineage of ${b.revisionId}`) : null);
+      if (late) return late;
       const recorded = {
         evidenceId: b.evidenceId, kind: b.kind, mediaType: b.mediaType, createdBy: r.actor, supersedes: b.supersedes ?? null, context: b.context,
         revision: Number(b.revisionId.slice(b.revisionId.lastIndexOf('@') + 1)),
@@ -142,10 +144,11 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
         superseded?: { revisionId: string; from: string; to: string };
       };
       const row = db.prepare(
-        `SELECT 1 FROM evidence_transition WHERE revision_id = ? AND from_state IS ? AND to_state = ? AND actor = ? AND (? IS NULL OR reason = ?) AND (? = 0 OR supporting_ref IS ?) LIMIT 1`,
+        `SELECT 1 FROM evidence_transition WHERE revision_id = ? AND from_state IS ? AND to_state = ? AND actor = ? AND (? IS NULL OR reason = ?) AND (? = 0 OR supporting_ref IS ?)
+           AND (? = 0 OR at = ?) LIMIT 1`,
       );
       const has = (revisionId: string, from: string | null, to: string, reason: string | null, ref?: string | null) =>
-        !!row.get(revisionId, from, to, r.actor, reason, reason, ref === undefined ? 0 : 1, ref ?? null);
+        !!row.get(revisionId, from, to, r.actor, reason, reason, ref === undefined ? 0 : 1, ref ?? null, r.exactTimes ? 1 : 0, r.at);
       if (r.action === 'evidence:transition') {
         return has(b.revisionId, b.from!, b.to!, b.reason!, b.supportingRef ?? null) ? null : `the transition of ${b.revisionId} from ${b.from} to ${b.to} that this receipt recorded is missing or altered`;
       }
@@ -168,9 +171,11 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
       const row = db
         .prepare('SELECT * FROM claim_binding WHERE claim_id = ? AND generation = ? AND revision_id = ?')
         .get(b.claimId, b.generation, b.revisionId) as
-        | { binding_id: number; claim_id: string; generation: number; revision_id: string; relation: string; role: string; rationale: string; created_by: string }
+        | { binding_id: number; claim_id: string; generation: number; revision_id: string; relation: string; role: string; rationale: string; created_by: string; created_at: string }
         | undefined;
       if (!row) return `binding of ${b.revisionId} to ${b.claimId} (generation ${b.generation}) is missing`;
+      const late = timeDiffers(r, row.created_at, `binding of ${b.revisionId} to ${b.claimId}`);
+      if (late) return late;
       if (row.rationale !== b.rationale || row.created_by !== r.actor) return `binding of ${b.revisionId} to ${b.claimId} (rationale or author) differs from what this receipt recorded`;
       const state = { bindingId: row.binding_id, claimId: row.claim_id, generation: row.generation, revisionId: row.revision_id, relation: row.relation, role: row.role };
       return postDiffers(r, state, `binding of ${b.revisionId} to ${b.claimId}`);
@@ -184,9 +189,11 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     check: (db, r) => {
       const id = targetId(r, 'claim');
       const row = db.prepare('SELECT * FROM claim WHERE claim_id = ?').get(id) as
-        | { claim_id: string; statement: string; scope: string; policy: string; generation: number; tenant: string; classification: string; author: string }
+        | { claim_id: string; statement: string; scope: string; policy: string; generation: number; tenant: string; classification: string; author: string; created_at: string }
         | undefined;
       if (!row) return `claim ${id} is missing`;
+      const late = timeDiffers(r, row.created_at, `claim ${id}`);
+      if (late) return late;
       const b = r.body();
       // The receipt body is the claim as created; a policy edited afterwards (say, a quorum removed)
       // would change what review the claim needs, so it is compared field by field.
@@ -206,9 +213,11 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     check: (db, r, target) => {
       const id = target.slice('actor:'.length);
       const row = db.prepare('SELECT * FROM actor WHERE actor_id = ?').get(id) as
-        | { actor_id: string; display_name: string; role: string; tenants: string; max_classification: string }
+        | { actor_id: string; display_name: string; role: string; tenants: string; max_classification: string; created_at: string }
         | undefined;
       if (!row) return `reviewer ${id} is missing`;
+      const late = timeDiffers(r, row.created_at, `reviewer ${id}`);
+      if (late) return late;
       const actor = { actorId: row.actor_id, displayName: row.display_name, role: row.role, tenants: JSON.parse(row.tenants) as unknown, maxClassification: row.max_classification };
       if (r.action === 'case:create') {
         const admin = r.body().admin as typeof actor;
@@ -237,11 +246,19 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     check: (db, r) => {
       const reg = r.body().registersKey as KeyRegistration | undefined;
       if (!reg) return 'registers no key';
-      const row = db.prepare('SELECT actor_id, public_key FROM actor_key WHERE key_id = ?').get(reg.keyId) as
-        | { actor_id: string; public_key: string }
-        | undefined;
+      const key = db.prepare('SELECT actor_id, algorithm, public_key, registered_at, retired_at FROM actor_key WHERE key_id = ?');
+      const row = key.get(reg.keyId) as { actor_id: string; algorithm: string; public_key: string; registered_at: string; retired_at: string | null } | undefined;
       if (!row) return `actor_key lacks ${reg.keyId}, which this receipt registered for ${reg.actorId}`;
-      if (row.actor_id !== reg.actorId || row.public_key !== reg.publicKey) return `actor_key row ${reg.keyId} differs from the key this receipt registered`;
+      if (row.actor_id !== reg.actorId || row.public_key !== reg.publicKey || row.algorithm !== 'ed25519') return `actor_key row ${reg.keyId} differs from the key this receipt registered`;
+      const late = timeDiffers(r, row.registered_at, `key ${reg.keyId}`);
+      if (late) return late;
+      // The keys it retired stopped signing here; the key's own retirement is a later receipt's to record.
+      for (const old of reg.retires) {
+        const retired = key.get(old) as { retired_at: string | null } | undefined;
+        if (!retired || retired.retired_at === null) return `key ${old}, retired by this receipt, is not marked retired`;
+        const when = timeDiffers(r, retired.retired_at, `the retirement of key ${old}`);
+        if (when) return when;
+      }
       if (r.action !== 'actor:rekey') return null;
       return postDiffers(r, { keyId: reg.keyId, actorId: row.actor_id, publicKey: row.public_key }, `key ${reg.keyId}`);
     },
@@ -268,6 +285,32 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
       const row = db.prepare('SELECT * FROM review_vote WHERE vote_id = ?').get(Number(id)) as VoteRow | undefined;
       if (!row) return `vote ${id} is missing`;
       return postDiffers(r, voteState(row), `vote ${id}`);
+    },
+  },
+];
+
+/** Checks of the case as a whole for the core tables (run once the whole chain verified). */
+export const CORE_CASE_CHECKS: readonly CaseStateCheck[] = [
+  {
+    name: 'reviewer keys',
+    tables: ['actor_key'],
+    // Each reviewer signs with the key their last registration named, and every older one is retired:
+    // a key marked retired (or active) behind the receipts' back changes who can sign.
+    check: (db) => {
+      const wrong = db
+        .prepare(
+          `SELECT k.key_id, k.actor_id, k.retired_at IS NULL AS active FROM actor_key k
+           WHERE (k.retired_at IS NULL) <> (k.key_id = (
+             SELECT json_extract(body, '$.registersKey.keyId') FROM audit_receipt
+             WHERE action IN ('case:create', 'actor:create', 'actor:rekey') AND json_extract(body, '$.registersKey.actorId') = k.actor_id
+             ORDER BY seq DESC LIMIT 1))
+           ORDER BY k.key_id LIMIT 1`,
+        )
+        .get() as { key_id: string; actor_id: string; active: number } | undefined;
+      if (!wrong) return null;
+      return wrong.active
+        ? `key ${wrong.key_id} of ${wrong.actor_id} is active, but a later receipt replaced it`
+        : `key ${wrong.key_id} of ${wrong.actor_id} is marked retired, but no later receipt replaced it`;
     },
   },
 ];

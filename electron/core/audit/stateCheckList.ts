@@ -1,6 +1,6 @@
 import { RECEIPT_CASE_CHECKS, RECEIPT_STATE_CHECKS } from '../services/receiptChecks';
 import { REVOCATION_CASE_CHECKS, REVOCATION_STATE_CHECKS } from '../services/revocationChecks';
-import { CORE_STATE_CHECKS } from './coreStateChecks';
+import { CORE_CASE_CHECKS, CORE_STATE_CHECKS } from './coreStateChecks';
 import type { CaseStateCheck, StateCheck } from './stateChecks';
 
 /**
@@ -10,4 +10,4 @@ import type { CaseStateCheck, StateCheck } from './stateChecks';
 export const STATE_CHECKS: readonly StateCheck[] = [...CORE_STATE_CHECKS, ...RECEIPT_STATE_CHECKS, ...REVOCATION_STATE_CHECKS];
 
 /** Checks of the case as a whole, run once after the chain verified. */
-export const CASE_STATE_CHECKS: readonly CaseStateCheck[] = [...RECEIPT_CASE_CHECKS, ...REVOCATION_CASE_CHECKS];
+export const CASE_STATE_CHECKS: readonly CaseStateCheck[] = [...CORE_CASE_CHECKS, ...RECEIPT_CASE_CHECKS, ...REVOCATION_CASE_CHECKS];

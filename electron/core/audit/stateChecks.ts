@@ -15,6 +15,13 @@ import { stateFingerprint } from './receipts';
  */
 export interface ReceiptFacts {
   seq: number;
+  /** When the receipt was written: the time of every row it wrote, where `exactTimes`. */
+  at: string;
+  /**
+   * The case's first receipt says its rows carry their receipt's time (cases created since row
+   * times were receipted, issue 9.1); older cases wrote rows a moment before their receipt.
+   */
+  exactTimes: boolean;
   action: string;
   actor: string;
   targets: string[];
@@ -29,6 +36,8 @@ export class StoredReceiptFacts implements ReceiptFacts {
   private parsed: Record<string, unknown> | undefined;
   constructor(
     readonly seq: number,
+    readonly at: string,
+    readonly exactTimes: boolean,
     readonly action: string,
     readonly actor: string,
     readonly targets: string[],
@@ -224,4 +233,10 @@ const targetsOf = (c: StateCheck, r: ReceiptFacts): string[] => c.latestTargets?
 /** null when `state` fingerprints to what the receipt recorded as its post state. */
 export function postDiffers(r: ReceiptFacts, state: unknown, what: string): string | null {
   return stateFingerprint(state) === r.postFp ? null : `${what} differs from the state this receipt recorded`;
+}
+
+/** null when a row this receipt wrote carries the receipt's time (checked where the case says row times are receipt times). */
+export function timeDiffers(r: ReceiptFacts, rowTime: string | null | undefined, what: string): string | null {
+  if (!r.exactTimes || rowTime === r.at) return null;
+  return `${what} carries the time ${String(rowTime)}, not ${r.at}, the time of the receipt that wrote it`;
 }

@@ -32,29 +32,6 @@ const NOT_A_FACT: Record<string, string> = {
 
 /** Columns verify does not hold to receipts yet: the rest of issue 9.1 (receipts as the one source of truth). */
 const KNOWN_GAPS: Record<string, string> = {
-  'actor.created_at': 'row time; the receipt carries its own',
-  'actor_key.algorithm': 'always ed25519; the receipt records the key',
-  'actor_key.registered_at': 'row time',
-  'actor_key.retired_at': 'retirement time',
-  'claim.created_at': 'row time',
-  'claim_binding.created_at': 'row time',
-  'evidence_copy.detected_at': 'row time',
-  'evidence_lineage.created_at': 'row time',
-  'evidence_revision.created_at': 'row time',
-  'evidence_transition.at': 'row time (the gate reads it: to be held to the receipt)',
-  'prov_edge.created_by': 'row author',
-  'prov_edge.created_at': 'row time',
-  'prov_node.created_by': 'row author',
-  'prov_node.created_at': 'row time',
-  'remediation.resolved_at': 'row time',
-  'revocation_fence.parent_fence_id': 'DERIVED lineage; to be held to the convergence receipt',
-  'revocation_fence.reason': 'DERIVED fences are written by the worker without a per-fence record',
-  'revocation_fence.fenced_at': 'row time',
-  'source_document.created_at': 'row time',
-  'support_projection.reasons': 'display text of the projection',
-  'support_projection.fence_watermark': 'read by projections; to be held to the ledger',
-  'support_projection.computed_at': 'row time',
-  'validation_run.at': 'row time',
 };
 /** Tables whose rows may be deleted without verify noticing (beyond the lists above). */
 const DELETE_GAPS: Record<string, string> = {};

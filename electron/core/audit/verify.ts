@@ -41,6 +41,8 @@ export interface ResumePoint {
   keys: { keyId: string; actorId: string; publicKey: string; retiredAt: number | null }[];
   admins: string[];
   rootKey: string | null;
+  /** The case's rows carry their receipts' times (from its first receipt). */
+  exactTimes: boolean;
 }
 
 type Broken = NonNullable<ChainVerification['firstBroken']>;
@@ -108,6 +110,8 @@ class ChainWalk {
   private hashAtExpected: string | null = null;
   private run: Run | null = null;
   private after = 0;
+  /** Read from the signed first receipt, never from a table an editor could change. */
+  private exactTimes = false;
   private readonly targetsSeen = new Map<string, string[]>();
   length = 0;
   verified = 0;
@@ -133,6 +137,7 @@ class ChainWalk {
       for (const k of resume.keys) this.keys.set(k.keyId, { actorId: k.actorId, publicKey: k.publicKey, key: publicKeyObject(k.publicKey), retiredAt: k.retiredAt });
       for (const a of resume.admins) this.admins.add(a);
       this.rootKey = resume.rootKey;
+      this.exactTimes = resume.exactTimes;
       this.prevHash = resume.hash;
       this.prevSig = resume.signature;
       this.length = resume.seq;
@@ -153,6 +158,7 @@ class ChainWalk {
       keys: [...this.keys].map(([keyId, k]) => ({ keyId, actorId: k.actorId, publicKey: k.publicKey, retiredAt: k.retiredAt })),
       admins: [...this.admins],
       rootKey: this.rootKey,
+      exactTimes: this.exactTimes,
     };
   }
 
@@ -286,7 +292,8 @@ class ChainWalk {
     if (!Array.isArray(targets) || !artifacts || typeof artifacts !== 'object') {
       return { seq, kind: 'chain', reason: 'targets or artifact digests are not valid JSON' };
     }
-    this.state.observe(new StoredReceiptFacts(seq, row.action, row.actor, targets, row.body, row.post_state_fp, artifacts), fresh);
+    if (seq === 1 && row.action === 'case:create') this.exactTimes = parseJson<{ rowTimes?: string }>(row.body)?.rowTimes === 'receipt';
+    this.state.observe(new StoredReceiptFacts(seq, row.at, this.exactTimes, row.action, row.actor, targets, row.body, row.post_state_fp, artifacts), fresh);
     if (this.expected && seq === this.expected.seq) this.hashAtExpected = row.hash;
     this.prevHash = row.hash;
     this.prevSig = row.signature;

@@ -46,7 +46,7 @@ export function initCase(
     adminKey = issued.signingKey;
     appendReceipt(
       { db, actor: init.admin, now: () => init.at, keyring: pinnedKeySource({ issue: (...args) => keyring.issue(...args).registration }, issued.signingKey) },
-      { action: 'case:create', targets: [`case:${meta.caseId}`], body: { ...meta, admin: init.admin, registersKey }, post: meta },
+      { action: 'case:create', targets: [`case:${meta.caseId}`], body: { ...meta, admin: init.admin, registersKey, rowTimes: 'receipt' }, post: meta },
     );
   })();
   return { ...meta, adminKey: adminKey! };

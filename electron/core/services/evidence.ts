@@ -44,11 +44,13 @@ function screen(content: string, declaredSha256: string | undefined, actualSha25
  */
 function attachSpan(ctx: ServiceContext, revisionId: string, req: SpanRequest, checked: ReturnType<typeof checkSpan>, channel: string): Record<string, unknown> {
   const quoteSha256 = insertSpan(ctx, revisionId, req);
+  const nodesAdded: string[] = [];
   if (checked.mismatch === null) {
     const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, channel);
-    insertEdge(ctx, 'wasDerivedFrom', ensureRevisionNode(ctx, row, []), ensureSourceNode(ctx, checked.source, []));
+    insertEdge(ctx, 'wasDerivedFrom', ensureRevisionNode(ctx, row, nodesAdded), ensureSourceNode(ctx, checked.source, nodesAdded));
   }
-  return { sourceId: req.sourceId, start: req.start, end: req.end, quoteSha256, matches: checked.mismatch === null };
+  // The provenance nodes this quote created, so verify can hold their author and time to this receipt.
+  return { sourceId: req.sourceId, start: req.start, end: req.end, quoteSha256, matches: checked.mismatch === null, nodesAdded };
 }
 
 function insertRevision(

@@ -1,4 +1,4 @@
-import { postDiffers, type CaseStateCheck, type ReceiptFacts, type StateCheck } from '../audit/stateChecks';
+import { timeDiffers, postDiffers, type CaseStateCheck, type ReceiptFacts, type StateCheck } from '../audit/stateChecks';
 import { canonicalJson } from '../../../shared/domain/canonical';
 import { sha256Hex } from '../crypto';
 import { copyLink, linksFoundOn, signatureOf } from '../store/copyRows';
@@ -57,6 +57,27 @@ function isNewestUnresolvedReceipt(db: CaseDb, r: ReceiptFacts): boolean {
     .get(r.seq, JSON.stringify(r.targets));
 }
 
+/** null when the provenance rows this receipt added carry its author and (where exact) its time. */
+function provRowsDiffer(db: CaseDb, r: ReceiptFacts, nodes: readonly string[], edges: readonly { type: string; from: string; to: string }[]): string | null {
+  const node = db.prepare('SELECT created_by, created_at FROM prov_node WHERE node_id = ?');
+  for (const id of nodes) {
+    const row = node.get(id) as { created_by: string; created_at: string } | undefined;
+    if (!row) return `provenance node ${id} is missing`;
+    if (row.created_by !== r.actor) return `provenance node ${id} names ${row.created_by} as its author, not ${r.actor}, who added it`;
+    const late = timeDiffers(r, row.created_at, `provenance node ${id}`);
+    if (late) return late;
+  }
+  const edge = db.prepare('SELECT created_by, created_at FROM prov_edge WHERE subject = ? AND type = ? AND object = ?');
+  for (const e of edges) {
+    const row = edge.get(e.from, e.type, e.to) as { created_by: string; created_at: string } | undefined;
+    if (!row) return `provenance edge ${e.type}(${e.from}, ${e.to}) is missing`;
+    if (row.created_by !== r.actor) return `provenance edge ${e.type}(${e.from}, ${e.to}) names ${row.created_by} as its author, not ${r.actor}`;
+    const late = timeDiffers(r, row.created_at, `provenance edge ${e.type}(${e.from}, ${e.to})`);
+    if (late) return late;
+  }
+  return null;
+}
+
 /** Every provenance node was added by a prov:record receipt or by a quote that matched its source. */
 export const RECEIPT_CASE_CHECKS: readonly CaseStateCheck[] = [
   {
@@ -95,6 +116,10 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
       if (canonicalJson(rows.map((l) => [l.copy_of, l.jaccard, l.containment, l.reason])) !== recorded) {
         return `probable copies of ${revisionId} differ from those this receipt recorded`;
       }
+      for (const l of rows) {
+        const late = timeDiffers(r, l.detected_at, `the copy link of ${revisionId} to ${l.copy_of}`);
+        if (late) return late;
+      }
       const confirmed = rows.find((l) => l.independent_reason !== null && !confirmationReceipted(db, l.revision_id, l.copy_of));
       if (confirmed) return `the copy link of ${confirmed.revision_id} to ${confirmed.copy_of} is marked independent without a receipt`;
       const signature = signatureOf(db, revisionId ?? '');
@@ -125,9 +150,11 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     check: (db, r) => {
       const id = firstTarget(r, 'source');
       const row = db.prepare('SELECT * FROM source_document WHERE source_id = ?').get(id) as
-        | { source_id: string; title: string; media_type: string; tenant: string; classification: string; content: string; content_sha256: string; created_by: string }
+        | { source_id: string; title: string; media_type: string; tenant: string; classification: string; content: string; content_sha256: string; created_by: string; created_at: string }
         | undefined;
       if (!row) return `source document ${id} is missing`;
+      const late = timeDiffers(r, row.created_at, `source document ${id}`);
+      if (late) return late;
       if (sha256Hex(row.content) !== r.artifacts.content || row.content_sha256 !== r.artifacts.content) {
         return `source document ${id} no longer hashes to the digest this receipt recorded`;
       }
@@ -145,7 +172,7 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     scope: 'each',
     tables: ['evidence_span'],
     check: (db, r) => {
-      const span = r.body().span as { sourceId: string; start: number; end: number; quoteSha256: string; matches?: boolean } | undefined;
+      const span = r.body().span as { sourceId: string; start: number; end: number; quoteSha256: string; matches?: boolean; nodesAdded?: string[] } | undefined;
       if (!span) return null;
       const revisionId = firstTarget(r, 'revision');
       const row = db.prepare('SELECT * FROM evidence_span WHERE revision_id = ?').get(revisionId) as
@@ -159,8 +186,10 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
       if (span.matches && !db.prepare(`SELECT 1 FROM prov_edge WHERE subject = ? AND type = 'wasDerivedFrom' AND object = ?`).get(`rev:${revisionId}`, `src:${span.sourceId}`)) {
         return `the derivation of ${revisionId} from source ${span.sourceId} that this receipt's quote recorded is missing`;
       }
-      if (span.matches) return implicitNodeDiffers(db, `rev:${revisionId}`) ?? implicitNodeDiffers(db, `src:${span.sourceId}`);
-      return null;
+      if (!span.matches) return null;
+      // Receipts written before the quote's nodes were recorded (schema 330) name none.
+      const authored = span.nodesAdded === undefined ? null : provRowsDiffer(db, r, span.nodesAdded, [{ type: 'wasDerivedFrom', from: `rev:${revisionId}`, to: `src:${span.sourceId}` }]);
+      return authored ?? implicitNodeDiffers(db, `rev:${revisionId}`) ?? implicitNodeDiffers(db, `src:${span.sourceId}`);
     },
   },
   {
@@ -191,6 +220,8 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
       const edge = db.prepare('SELECT 1 FROM prov_edge WHERE subject = ? AND type = ? AND object = ?');
       const missingEdge = body.edges.find((e) => !edge.get(e.from, e.type, e.to));
       if (missingEdge) return `provenance edge ${missingEdge.type}(${missingEdge.from}, ${missingEdge.to}) is missing`;
+      const authored = provRowsDiffer(db, r, body.nodesAdded, body.edges);
+      if (authored) return authored;
       return postDiffers(r, { nodesAdded: body.nodesAdded, edges: body.edges }, 'provenance record');
     },
   },
@@ -202,10 +233,12 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     check: (db, r) => {
       const v = r.body().validation as { runId: number; failed: string[]; overrideReason: string | null; digest?: string } | undefined;
       if (!v) return null;
-      const run = db.prepare('SELECT revision_id, override_reason FROM validation_run WHERE run_id = ?').get(v.runId) as
-        | { revision_id: string; override_reason: string | null }
+      const run = db.prepare('SELECT revision_id, override_reason, at FROM validation_run WHERE run_id = ?').get(v.runId) as
+        | { revision_id: string; override_reason: string | null; at: string }
         | undefined;
       if (!run) return `validation run ${v.runId} is missing`;
+      const late = timeDiffers(r, run.at, `validation run ${v.runId}`);
+      if (late) return late;
       const failed = (db.prepare('SELECT check_id FROM validation_check WHERE run_id = ? AND passed = 0 ORDER BY check_id').all(v.runId) as { check_id: string }[]).map((c) => c.check_id);
       const same =
         run.revision_id === firstTarget(r, 'revision') && run.override_reason === v.overrideReason && failed.join(',') === [...v.failed].sort().join(',');

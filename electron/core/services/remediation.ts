@@ -116,14 +116,15 @@ const generationDigest = (db: CaseDb, claimId: string, generation: number): stri
 function storeProjection(ctx: ServiceContext, channel: string, claimId: string, expectedVersion: number) {
   const s = loadProjectionStates(ctx.db, [claimId]).get(claimId)!;
   const live = liveProjection(s, ctx.now());
+  const fenceWatermark = maxFenceId(ctx.db);
   const changed = ctx.db
     .prepare(
       `UPDATE support_projection SET generation = ?, projection = ?, reasons = ?, version = version + 1, fence_watermark = ?, computed_at = ?, job_id = NULL
        WHERE claim_id = ? AND version = ?`,
     )
-    .run(s.generation, live.projection, JSON.stringify(live.reasons), maxFenceId(ctx.db), ctx.now(), claimId, expectedVersion).changes;
+    .run(s.generation, live.projection, JSON.stringify(live.reasons), fenceWatermark, ctx.now(), claimId, expectedVersion).changes;
   if (changed !== 1) throw conflict(`${channel}: the projection of claim ${claimId} moved past version ${expectedVersion}; reload the remediation and review it again`);
-  return { projection: live.projection, reasons: live.reasons, version: expectedVersion + 1 };
+  return { projection: live.projection, reasons: live.reasons, version: expectedVersion + 1, fenceWatermark };
 }
 
 /** The approved decision carried to the new generation: same verdict and rationale, new basis and fingerprint. */
@@ -200,7 +201,11 @@ function resolve(
       successors: swapped,
       carriedBindings: next.filter((b) => !b.replaces).map((b) => b.revisionId),
       droppedBindings: dropped,
-      projection: { expectedVersion, version: projection.version, projection: projection.projection },
+      // What the stored projection row was written as: verify holds its reasons and watermark to it.
+      projection: {
+        expectedVersion, version: projection.version, projection: projection.projection,
+        reasonsSha256: sha256Hex(JSON.stringify(projection.reasons)), fenceWatermark: projection.fenceWatermark,
+      },
     },
     pre: { claimId: r.row.claim_id, generation: r.row.generation },
     post: { claimId: r.row.claim_id, generation },

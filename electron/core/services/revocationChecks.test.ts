@@ -36,7 +36,7 @@ describe('completion gate', () => {
 describe('audit verification recomputes what revocation receipts recorded', () => {
   const tamper = (sql: string, ...params: unknown[]) => {
     const db = tc.session.db();
-    db.exec('DROP TRIGGER IF EXISTS projection_ledger_append_only');
+    db.exec('DROP TRIGGER IF EXISTS projection_ledger_append_only; DROP TRIGGER IF EXISTS revocation_fence_append_only');
     db.prepare(sql).run(...params);
   };
 
@@ -66,4 +66,46 @@ describe('audit verification recomputes what revocation receipts recorded', () =
     expect(v.ok).toBe(false);
     expect(v.firstBroken?.reason).toContain('remediation resolution: bindings of cl-1 generation 2 differ');
   });
+
+  it('a derived fence whose lineage, reason or time was edited no longer matches its convergence receipt', async () => {
+    const a = await validatedRevision(tc, 'ev-src');
+    const b = await validatedRevision(tc, 'ev-derived');
+    tc.as(ACTORS.analyst);
+    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: [{ type: 'wasDerivedFrom', from: `rev:${b}`, to: `rev:${a}` }] });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged export' });
+    await tc.call('revocation:runWorker', {});
+    const derived = tc.session.db().prepare(`SELECT fence_id, reason FROM revocation_fence WHERE cause = 'DERIVED'`).all() as { fence_id: number; reason: string }[];
+    expect(derived).toHaveLength(1);
+    expect((await tc.call('audit:verify', { full: true })).ok).toBe(true);
+    // Hung from itself instead of the revoked item's fence: the lineage shown in the revocation view changes.
+    for (const [column, value] of [['reason', 'nothing to see'], ['parent_fence_id', derived[0]!.fence_id], ['fenced_at', '2020-01-01T00:00:00.000Z']] as const) {
+      const before = (tc.session.db().prepare(`SELECT ${column} FROM revocation_fence WHERE fence_id = ?`).pluck().get(derived[0]!.fence_id)) as unknown;
+      tamper(`UPDATE revocation_fence SET ${column} = ? WHERE fence_id = ?`, value, derived[0]!.fence_id);
+      const v = await tc.call('audit:verify', { full: true });
+      expect(v.ok, column).toBe(false);
+      expect(v.firstBroken?.reason, column).toMatch(/derived fences job \d+ wrote \(\d+\) differ from what this receipt recorded/);
+      tamper(`UPDATE revocation_fence SET ${column} = ? WHERE fence_id = ?`, before, derived[0]!.fence_id);
+    }
+    expect((await tc.call('audit:verify', { full: true })).ok).toBe(true);
+  });
+
+  it("a projection's reasons, watermark or time edited behind its receipt is named", async () => {
+    await superseded();
+    await tc.call('revocation:runWorker', {});
+    expect((await tc.call('audit:verify', { full: true })).ok).toBe(true);
+    const cases = [
+      ['reasons', '["all is well"]', /reasons of claim cl-1's support projection differ/],
+      ['fence_watermark', 0, /fence watermark of claim cl-1's support projection differs/],
+      ['computed_at', '2020-01-01T00:00:00.000Z', /support projection of claim cl-1 carries the time 2020/],
+    ] as const;
+    for (const [column, value, message] of cases) {
+      const before = tc.session.db().prepare(`SELECT ${column} FROM support_projection WHERE claim_id = 'cl-1'`).pluck().get() as unknown;
+      tamper(`UPDATE support_projection SET ${column} = ? WHERE claim_id = 'cl-1'`, value);
+      const v = await tc.call('audit:verify', { full: true });
+      expect(v.firstBroken?.reason, column).toMatch(message);
+      tamper(`UPDATE support_projection SET ${column} = ? WHERE claim_id = 'cl-1'`, before);
+    }
+  });
 });
+

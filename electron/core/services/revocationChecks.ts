@@ -1,5 +1,6 @@
 import { canonicalJson } from '../../../shared/domain/canonical';
-import { postDiffers, type CaseStateCheck, type StateCheck } from '../audit/stateChecks';
+import { postDiffers, timeDiffers, type CaseStateCheck, type StateCheck } from '../audit/stateChecks';
+import { derivedFencesDigest, type ProjectionRecord } from '../worker/outbox';
 import { sha256Hex } from '../crypto';
 import type { CaseDb } from '../store/caseFile';
 import type { GateBlocker } from '../../../shared/ipc/channels/gate';
@@ -75,15 +76,17 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
         r.action === 'evidence:transition'
           ? [{ revisionId: b.revisionId, from: b.from!, to: b.to!, fence: b.effects?.fence, reason: b.reason!, ref: b.supportingRef ?? null }]
           : b.superseded
-            ? [{ revisionId: b.superseded.revisionId, from: b.superseded.from, to: b.superseded.to, fence: b.superseded.effects?.fence, reason: null, ref: b.revisionId }]
+            ? [{ revisionId: b.superseded.revisionId, from: b.superseded.from, to: b.superseded.to, fence: b.superseded.effects?.fence, reason: b.reason === undefined ? null : `superseded by ${b.revisionId}: ${b.reason}`, ref: b.revisionId }]
             : [];
       for (const m of moves) {
         if (!m.fence) continue;
         const f = db.prepare('SELECT * FROM revocation_fence WHERE fence_id = ?').get(m.fence.fenceId) as
-          | { revision_id: string; cause: string; from_state: string | null; reason: string; supporting_ref: string | null; actor: string; root_fence_id: number | null; binding_watermark: number }
+          | { revision_id: string; cause: string; from_state: string | null; reason: string; supporting_ref: string | null; actor: string; root_fence_id: number | null; parent_fence_id: number | null; binding_watermark: number; fenced_at: string }
           | undefined;
         if (!f) return `fence ${m.fence.fenceId} on ${m.revisionId}, written with this move, is missing`;
-        const same = f.revision_id === m.revisionId && f.cause === m.to && f.from_state === m.from && f.actor === r.actor && f.root_fence_id === null &&
+        const late = timeDiffers(r, f.fenced_at, `fence ${m.fence.fenceId}`);
+        if (late) return late;
+        const same = f.revision_id === m.revisionId && f.cause === m.to && f.from_state === m.from && f.actor === r.actor && f.root_fence_id === null && f.parent_fence_id === null &&
           (m.reason === null || f.reason === m.reason) && f.supporting_ref === m.ref &&
           // Receipts written before the watermark was recorded (schema 330) do not hold it.
           (m.fence.bindingWatermark === undefined || f.binding_watermark === m.fence.bindingWatermark);
@@ -112,6 +115,11 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
       }
       const ledger = db.prepare('SELECT * FROM projection_ledger WHERE job_id = ? ORDER BY claim_id').all(jobId);
       if (sha256Hex(canonicalJson(ledger)) !== r.artifacts.ledger) return `projection ledger of job ${jobId} differs from what this receipt recorded`;
+      // Receipts written before derived fences were listed (schema 330) cannot be held to them.
+      const derived = (r.body() as { derivedFenceIds?: number[] }).derivedFenceIds;
+      if (derived !== undefined && derivedFencesDigest(db, derived) !== r.artifacts.derivedFences) {
+        return `the derived fences job ${jobId} wrote (${derived.join(', ') || 'none'}) differ from what this receipt recorded (lineage, reason, time or a fence removed)`;
+      }
       // Receipts written before the remediation digest (schema 330) cannot be held to it.
       if (r.artifacts.remediations === undefined) return null;
       if (sha256Hex(canonicalJson(openedRemediations(db, jobId))) !== r.artifacts.remediations) {
@@ -139,6 +147,8 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
       if (s.status !== 'RESOLVED' || s.resolution !== b.resolution || s.resolvedBy !== r.actor || s.reason !== b.reason || s.newGeneration !== b.toGeneration || s.carriedDecisionId !== b.carriedDecisionId) {
         return `remediation ${b.remediationId} is not resolved the way this receipt recorded`;
       }
+      const late = timeDiffers(r, s.resolvedAt, `the resolution of remediation ${b.remediationId}`);
+      if (late) return late;
       const bindings = db
         .prepare('SELECT binding_id, claim_id, generation, revision_id, relation, role, rationale FROM claim_binding WHERE claim_id = ? AND generation = ? ORDER BY binding_id')
         .all(b.claimId, b.toGeneration);
@@ -192,9 +202,26 @@ export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
         fence_id: number; cause: string; root_fence_id: number | null; parent_fence_id: number | null;
       }[];
       const ids = new Set(fences.map((f) => f.fence_id));
+      const listed = new Set(
+        db
+          .prepare(`SELECT d.value FROM audit_receipt, json_each(json_extract(body, '$.derivedFenceIds')) d WHERE action = 'revocation:converge'`)
+          .pluck()
+          .all() as number[],
+      );
+      // Convergence receipts written before derived fences were listed (schema 330) vouch for their fence's children.
+      const legacyParents = new Set(
+        db
+          .prepare(
+            `SELECT json_extract(body, '$.fenceId') FROM audit_receipt WHERE action = 'revocation:converge'
+             AND json_extract(body, '$.phase') = 'derived' AND json_extract(body, '$.derivedFenceIds') IS NULL`,
+          )
+          .pluck()
+          .all() as number[],
+      );
       for (const f of fences) {
         if (f.cause !== 'DERIVED' && !recorded.has(f.fence_id)) return `fence ${f.fence_id} (${f.cause}) was written by no receipted move`;
         if (f.cause === 'DERIVED' && (!ids.has(f.root_fence_id!) || !ids.has(f.parent_fence_id!))) return `derived fence ${f.fence_id} hangs from a fence that does not exist`;
+        if (f.cause === 'DERIVED' && !listed.has(f.fence_id) && !legacyParents.has(f.parent_fence_id!)) return `derived fence ${f.fence_id} was written by no convergence receipt`;
       }
       return null;
     },
@@ -203,12 +230,15 @@ export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
     name: 'support projections',
     tables: ['support_projection', 'projection_ledger'],
     check: (db) => {
-      const rows = db.prepare('SELECT claim_id, generation, projection, version, job_id FROM support_projection ORDER BY claim_id').all() as {
-        claim_id: string; generation: number; projection: string; version: number; job_id: number | null;
+      const rows = db.prepare('SELECT claim_id, generation, projection, reasons, version, fence_watermark, computed_at, job_id FROM support_projection ORDER BY claim_id').all() as {
+        claim_id: string; generation: number; projection: string; reasons: string; version: number; fence_watermark: number; computed_at: string; job_id: number | null;
       }[];
+      const exactTimes = db.prepare(`SELECT json_extract(body, '$.rowTimes') FROM audit_receipt WHERE seq = 1`).pluck().get() === 'receipt';
       const byJob = db.prepare('SELECT generation, to_projection, job_id FROM projection_ledger WHERE claim_id = ? AND to_version = ? ORDER BY job_id DESC LIMIT 1');
+      const jobReceipt = db.prepare(`SELECT r.at, json_extract(r.body, '$.projections') AS projections FROM outbox_job j JOIN audit_receipt r ON r.seq = j.receipt_seq WHERE j.job_id = ?`);
       const byRemediation = db.prepare(
-        `SELECT json_extract(body, '$.projection.projection') AS projection, json_extract(body, '$.toGeneration') AS generation FROM audit_receipt
+        `SELECT json_extract(body, '$.projection.projection') AS projection, json_extract(body, '$.toGeneration') AS generation,
+           json_extract(body, '$.projection.reasonsSha256') AS reasonsSha256, json_extract(body, '$.projection.fenceWatermark') AS fenceWatermark, at FROM audit_receipt
          WHERE action IN (SELECT value FROM json_each(?)) AND json_extract(body, '$.claimId') = ? AND json_extract(body, '$.projection.version') = ?
          ORDER BY seq DESC LIMIT 1`,
       );
@@ -216,13 +246,28 @@ export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
       if (lost !== undefined) return `claim ${lost} has a recorded support projection but none is stored`;
       for (const p of rows) {
         const job = byJob.get(p.claim_id, p.version) as { generation: number; to_projection: string; job_id: number } | undefined;
-        const remediation = job ? undefined : (byRemediation.get(JSON.stringify(REMEDIATION_ACTIONS), p.claim_id, p.version) as { projection: string; generation: number } | undefined);
+        const remediation = job
+          ? undefined
+          : (byRemediation.get(JSON.stringify(REMEDIATION_ACTIONS), p.claim_id, p.version) as
+              | { projection: string; generation: number; reasonsSha256: string | null; fenceWatermark: number | null; at: string }
+              | undefined);
+        let written: { reasonsSha256: string | null; fenceWatermark: number | null; at: string } | undefined;
+        if (job) {
+          const receipt = jobReceipt.get(job.job_id) as { at: string; projections: string | null } | undefined;
+          const entry = receipt?.projections ? (JSON.parse(receipt.projections) as ProjectionRecord[]).find(([c, v]) => c === p.claim_id && v === p.version) : undefined;
+          written = receipt && { reasonsSha256: entry?.[2] ?? null, fenceWatermark: entry?.[3] ?? null, at: receipt.at };
+          if (receipt?.projections && !entry) return `the support projection of claim ${p.claim_id} (version ${p.version}) is not among those job ${job.job_id}'s receipt recorded`;
+        } else written = remediation;
         const recorded = job ? { projection: job.to_projection, generation: job.generation, jobId: job.job_id } : remediation && { ...remediation, jobId: null };
         if (!recorded) return `the support projection of claim ${p.claim_id} (version ${p.version}) was written by no convergence job or remediation`;
         if (recorded.jobId !== p.job_id) return `the support projection of claim ${p.claim_id} names job ${p.job_id}, not the ${recorded.jobId ?? 'remediation'} that wrote version ${p.version}`;
         if (recorded.projection !== p.projection || recorded.generation !== p.generation) {
           return `the support projection of claim ${p.claim_id} is ${p.projection} (generation ${p.generation}), not the ${recorded.projection} (generation ${recorded.generation}) its version ${p.version} was written as`;
         }
+        // Receipts written before these were recorded (schema 330) hold only the projection itself.
+        if (written?.reasonsSha256 != null && written.reasonsSha256 !== sha256Hex(p.reasons)) return `the reasons of claim ${p.claim_id}'s support projection differ from those its version ${p.version} was written with`;
+        if (written?.fenceWatermark != null && written.fenceWatermark !== p.fence_watermark) return `the fence watermark of claim ${p.claim_id}'s support projection differs from the one its version ${p.version} was written with`;
+        if (exactTimes && written && written.at !== p.computed_at) return `the support projection of claim ${p.claim_id} carries the time ${p.computed_at}, not ${written.at}, the time of the receipt that wrote it`;
       }
       return null;
     },

@@ -113,6 +113,8 @@ function claimsPage(ctx: ServiceContext, job: JobRow, fence: FenceRow, fanOut: n
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const opened: number[] = [];
+  // What each projection was written as, for the receipt: verify holds the stored row to it.
+  const projections: ProjectionRecord[] = [];
   for (const claimId of page) {
     const s = states.get(claimId)!;
     const live = liveProjection(s, now);
@@ -126,6 +128,7 @@ function claimsPage(ctx: ServiceContext, job: JobRow, fence: FenceRow, fanOut: n
       insert.run(claimId, s.generation, live.projection, reasons, toVersion, watermark, now, job.job_id);
     }
     ledger.run(fence.fence_id, claimId, job.job_id, s.generation, s.stored?.projection ?? null, live.projection, fromVersion, toVersion);
+    projections.push([claimId, toVersion, sha256Hex(reasons), watermark]);
     // Left ELIGIBLE: compared with the stored projection, or, for a claim never computed, with the
     // claim as it was before the fences that reached it.
     const before = s.stored?.projection ?? liveProjection(s, now, undefined, beforeFences(s)).projection;
@@ -144,7 +147,7 @@ function claimsPage(ctx: ServiceContext, job: JobRow, fence: FenceRow, fanOut: n
   let next: { phase: JobRow['phase']; cursor: string | null } | null = null;
   if (more) next = { phase: 'claims', cursor: page[page.length - 1]! };
   else if (derivedRevisions(db, fence.revision_id, null, 1).length > 0) next = { phase: 'derived', cursor: null };
-  return { converged: page.length, derivedFences: 0, opened, next };
+  return { converged: page.length, derivedFences: 0, opened, next, projections, derivedFenceIds: [] as number[] };
 }
 
 function derivedPage(ctx: ServiceContext, job: JobRow, fence: FenceRow, fanOut: number) {
@@ -153,11 +156,11 @@ function derivedPage(ctx: ServiceContext, job: JobRow, fence: FenceRow, fanOut: 
   const more = revs.length > fanOut;
   const root = fence.root_fence_id ?? fence.fence_id;
   const seen = db.prepare('SELECT 1 FROM revocation_fence WHERE (fence_id = ? OR root_fence_id = ?) AND revision_id = ?');
-  let written = 0;
+  const derivedFenceIds: number[] = [];
   for (const revisionId of revs.slice(0, fanOut)) {
     // One fence per revision per revoke, however many paths lead to it (and cycles end here).
     if (seen.get(root, root, revisionId)) continue;
-    writeFence(ctx, {
+    const written = writeFence(ctx, {
       revisionId,
       cause: 'DERIVED',
       fromState: null,
@@ -167,11 +170,23 @@ function derivedPage(ctx: ServiceContext, job: JobRow, fence: FenceRow, fanOut: 
       supportingRef: fence.revision_id,
       actor: fence.actor,
     });
-    written += 1;
+    derivedFenceIds.push(written.fenceId);
   }
-  db.prepare('UPDATE fence_progress SET derived_fences = derived_fences + ? WHERE fence_id = ?').run(written, fence.fence_id);
+  db.prepare('UPDATE fence_progress SET derived_fences = derived_fences + ? WHERE fence_id = ?').run(derivedFenceIds.length, fence.fence_id);
   const next = more ? { phase: 'derived' as const, cursor: revs[fanOut - 1]! } : null;
-  return { converged: 0, derivedFences: written, opened: [] as number[], next };
+  return { converged: 0, derivedFences: derivedFenceIds.length, opened: [] as number[], next, projections: [] as ProjectionRecord[], derivedFenceIds };
+}
+
+/** A projection a job wrote: [claimId, version, SHA-256 of its reasons, fence watermark]. */
+export type ProjectionRecord = [claimId: string, version: number, reasonsSha256: string, fenceWatermark: number];
+
+/** The derived fences a job wrote, as verify recomputes them (everything but the metrics' timing). */
+export function derivedFencesDigest(db: CaseDb, fenceIds: readonly number[]): string {
+  const row = db.prepare(
+    `SELECT fence_id, revision_id, cause, from_state, root_fence_id, parent_fence_id, reason, supporting_ref, actor, fenced_at, binding_watermark
+     FROM revocation_fence WHERE fence_id = ?`,
+  );
+  return sha256Hex(canonicalJson(fenceIds.map((id) => row.get(id) ?? null)));
 }
 
 /** Processes one job this worker holds the lease on; answers `lost` (writing nothing) if it no longer does. */
@@ -196,7 +211,9 @@ export function processJob(ctx: ServiceContext, job: JobRow, opts: WorkerOptions
     const ledgerRows = db.prepare('SELECT * FROM projection_ledger WHERE job_id = ? ORDER BY claim_id').all(mine.job_id);
     const receipt = appendReceipt(ctx, {
       action: 'revocation:converge',
-      targets: [`job:${mine.job_id}`, `fence:${fence.fence_id}`, `revision:${fence.revision_id}`],
+      // The claims whose projections it wrote are named too: a reader not cleared for one of them
+      // sees the receipt withheld, not the claim's id and projection (redact.ts).
+      targets: [`job:${mine.job_id}`, `fence:${fence.fence_id}`, `revision:${fence.revision_id}`, ...page.projections.map(([claimId]) => `claim:${claimId}`)],
       body: {
         jobId: mine.job_id,
         fenceId: fence.fence_id,
@@ -208,8 +225,14 @@ export function processJob(ctx: ServiceContext, job: JobRow, opts: WorkerOptions
         derivedFences: page.derivedFences,
         remediationsOpened: page.opened,
         nextJobId,
+        projections: page.projections,
+        derivedFenceIds: page.derivedFenceIds,
       },
-      artifacts: { ledger: sha256Hex(canonicalJson(ledgerRows)), remediations: sha256Hex(canonicalJson(openedRemediations(db, mine.job_id))) },
+      artifacts: {
+        ledger: sha256Hex(canonicalJson(ledgerRows)),
+        remediations: sha256Hex(canonicalJson(openedRemediations(db, mine.job_id))),
+        derivedFences: derivedFencesDigest(db, page.derivedFenceIds),
+      },
     });
     const done = db
       .prepare(`UPDATE outbox_job SET status = 'DONE', done_at_ms = ?, converged = ?, receipt_seq = ? WHERE job_id = ? AND lease_owner = ? AND status = 'OPEN'`)
