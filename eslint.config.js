@@ -19,6 +19,17 @@ const noTestHelpers = {
 };
 
 const TESTS = ['**/*.test.ts', '**/*.test.tsx'];
+
+const INERT_TEXT = [
+  {
+    selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
+    message: 'dangerouslySetInnerHTML is forbidden: evidence is rendered as inert text (DESIGN §3.1); use a text node or InertText.',
+  },
+  {
+    selector: "Property[key.name='dangerouslySetInnerHTML']",
+    message: 'dangerouslySetInnerHTML is forbidden, in props objects too: evidence is rendered as inert text (DESIGN §3.1).',
+  },
+];
 const NOT_PRODUCTION = [...TESTS, 'electron/testing/**', 'bench/**', 'e2e/**'];
 
 /** The boundary of one area: `patterns` hold in all of it, `productionOnly` (and the test-helper ban) outside its tests. */
@@ -42,15 +53,20 @@ export default tseslint.config(
     // DESIGN §3.1: evidence is attacker-controlled text and is rendered as inert text, never as HTML.
     files: ['**/*.{ts,tsx}'],
     rules: {
+      'no-restricted-syntax': ['error', ...INERT_TEXT],
+    },
+  },
+  {
+    // Issue 12.1: a write transaction takes the write lock up front, through the one helper.
+    files: ['electron/**/*.ts'],
+    ignores: [...NOT_PRODUCTION, 'electron/core/store/caseFile.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
+        ...INERT_TEXT,
         {
-          selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']",
-          message: 'dangerouslySetInnerHTML is forbidden: evidence is rendered as inert text (DESIGN §3.1); use a text node or InertText.',
-        },
-        {
-          selector: "Property[key.name='dangerouslySetInnerHTML']",
-          message: 'dangerouslySetInnerHTML is forbidden, in props objects too: evidence is rendered as inert text (DESIGN §3.1).',
+          selector: "CallExpression[callee.property.name='transaction']",
+          message: 'use writeTransaction(db, …) from store/caseFile: it takes the write lock before reading (BEGIN IMMEDIATE), so another writer makes it wait instead of fail.',
         },
       ],
     },

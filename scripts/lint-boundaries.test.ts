@@ -77,3 +77,15 @@ describe('evidence is never rendered as HTML (DESIGN §3.1)', () => {
     expect(await lint('renderer/components/X.tsx', 'export const X = (p: { text: string }) => <pre>{p.text}</pre>;\n')).toEqual([]);
   });
 });
+
+describe('writes take the lock up front (issue 12.1)', () => {
+  const deferred = "import type { CaseDb } from '../store/caseFile';\nexport const write = (db: CaseDb) => db.transaction(() => 1)();\n";
+  it('refuses a bare db.transaction in production code', async () => {
+    const messages = await lint('electron/core/services/x.ts', deferred);
+    expect(messages).toEqual([expect.objectContaining({ ruleId: 'no-restricted-syntax', severity: 2, message: expect.stringContaining('writeTransaction') })]);
+  });
+  it('allows it where the helper lives, and in tests', async () => {
+    expect(await lint('electron/core/store/caseFile.ts', deferred.replace("'../store/caseFile'", "'./other'"))).toEqual([]);
+    expect(await lint('electron/core/services/x.test.ts', deferred)).toEqual([]);
+  });
+});

@@ -8,7 +8,7 @@ import {
   type ResponseOf,
 } from '../../shared/ipc/contract';
 import { illFormedText } from '../../shared/ipc/wellFormedText';
-import { WorkbenchError } from './errors';
+import { boundedMessage, storageFailure, WorkbenchError } from './errors';
 import type { Seat } from './session';
 
 export type Handler<C extends Channel> = (
@@ -56,7 +56,7 @@ export async function dispatch(
     const issues = toIssues(parsed.error);
     return {
       ok: false,
-      error: { code: 'VALIDATION', message: `${channel}: invalid request: ${describeIssues(issues)}`, issues },
+      error: { code: 'VALIDATION', message: boundedMessage(`${channel}: invalid request: ${describeIssues(issues)}`), issues: issues.map((i) => ({ ...i, message: boundedMessage(i.message) })) },
     };
   }
   const illFormed = illFormedText(parsed.data);
@@ -76,10 +76,11 @@ export async function dispatch(
     }
     return { ok: true, value: checked.data };
   } catch (err) {
-    if (err instanceof WorkbenchError) {
+    const known = err instanceof WorkbenchError ? err : storageFailure(channel, err);
+    if (known) {
       return {
         ok: false,
-        error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) },
+        error: { code: known.code, message: boundedMessage(known.message), ...(known.issues ? { issues: known.issues.map((i) => ({ ...i, message: boundedMessage(i.message) })) } : {}) },
       };
     }
     session.log(`${channel}: ${(err as Error)?.stack ?? String(err)}`);

@@ -20,3 +20,30 @@ export const forbidden = (message: string) => new WorkbenchError('FORBIDDEN', me
 export const conflict = (message: string) => new WorkbenchError('CONFLICT', message);
 export const invalid = (message: string, issues?: IssueDetail[]) =>
   new WorkbenchError('VALIDATION', message, issues);
+
+/**
+ * What a storage failure means to the user, or null when `err` is not one. SQLite reports them
+ * with codes (better-sqlite3's SqliteError); a failed write rolled its transaction back, so each
+ * message can say that nothing was written.
+ */
+export function storageFailure(channel: string, err: unknown): WorkbenchError | null {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return null;
+  const say = (c: 'BUSY' | 'STORAGE', what: string) => new WorkbenchError(c, `${channel}: ${what}; nothing was written`);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return say('BUSY', 'the case is being written by another window or process; try again in a moment');
+  }
+  if (code === 'SQLITE_FULL') return say('STORAGE', 'the disk holding the case file is full; free some space and try again');
+  if (code.startsWith('SQLITE_READONLY')) {
+    return say('STORAGE', 'the case file cannot be written (the file or its folder is read-only); make them writable, or copy the case to a writable folder');
+  }
+  if (code.startsWith('SQLITE_IOERR')) return say('STORAGE', `the disk reported an error while writing the case file (${code}); check the disk and try again`);
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return say('STORAGE', 'the case file is damaged; restore it from a backup and verify it');
+  if (code.startsWith('SQLITE_CANTOPEN')) return say('STORAGE', 'the case file or its journal could not be opened; check that the folder exists and is writable');
+  return null;
+}
+
+/** Messages are for people: one that grew past this (it quoted input) is cut, never echoed whole. */
+export const MAX_MESSAGE = 2000;
+export const boundedMessage = (message: string): string =>
+  message.length <= MAX_MESSAGE ? message : `${message.slice(0, MAX_MESSAGE - 60)}… (${message.length - MAX_MESSAGE + 60} characters cut)`;

@@ -30,7 +30,7 @@ export interface StatusBinding {
 
 export const ClaimPolicySchema = z.strictObject({
   minIndependentSources: z.number().int().min(1).default(1),
-  requiredKinds: z.array(EvidenceKind).default([]),
+  requiredKinds: z.array(EvidenceKind).max(20).default([]),
   quorumSize: z.number().int().min(1).nullable().default(null),
 });
 

@@ -18,7 +18,25 @@ export const Id = z
   .max(128)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/, 'use letters, digits and . _ : @ - only');
 export const IsoTime = z.iso.datetime({ offset: true });
-export const RevisionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*@[1-9][0-9]*$/, 'expected <evidence_id>@<revision>');
+
+/**
+ * One grammar for evidence ids, used on the way in and everywhere after (issue 12.4): an evidence
+ * id never contains '@', which separates it from the revision number in a revision id, so an id
+ * accepted by evidence:ingest is always usable in `<evidence_id>@<revision>` on every channel.
+ */
+const EVIDENCE_ID = '[A-Za-z0-9][A-Za-z0-9._:-]*';
+export const EvidenceId = z
+  .string()
+  .min(1)
+  .max(120)
+  .regex(new RegExp(`^${EVIDENCE_ID}$`), "use letters, digits and . _ : - only (no '@': it separates the revision number)");
+export const RevisionId = z
+  .string()
+  .max(131)
+  .regex(new RegExp(`^(?=[^@]{1,120}@)${EVIDENCE_ID}@[1-9][0-9]{0,8}$`), 'expected <evidence_id>@<revision>');
+
+/** Free text of a field that names or labels something (a tenant, a source, a producer). */
+export const Label = z.string().min(1).max(512);
 
 export const ActorView = z.object({
   actorId: Id,
@@ -30,21 +48,21 @@ export const ActorView = z.object({
 export type ActorView = z.infer<typeof ActorView>;
 
 export const ValidityContext = z.object({
-  sourceType: z.string().min(1),
-  sourceRef: z.string().min(1),
-  sourceVersion: z.string().min(1).nullable(),
+  sourceType: Label,
+  sourceRef: z.string().min(1).max(2048),
+  sourceVersion: Label.nullable(),
   observedAt: IsoTime.nullable(),
   effectiveFrom: IsoTime.nullable(),
   validUntil: IsoTime.nullable(),
   producerType: z.enum(['person', 'agent', 'tool']),
-  producer: z.string().min(1),
-  tenant: z.string().min(1),
+  producer: Label,
+  tenant: Label,
   classification: Classification,
   trustTier: TrustTier,
   confidence: z.number().min(0).max(1).nullable(),
-  independenceGroup: z.string().min(1).nullable(),
-  validationMethod: z.string().min(1).nullable(),
-  appliesTo: z.array(z.string().min(1)),
+  independenceGroup: Label.nullable(),
+  validationMethod: Label.nullable(),
+  appliesTo: z.array(Label).max(200),
 });
 export type ValidityContext = z.infer<typeof ValidityContext>;
 

@@ -9,6 +9,10 @@ export const ERROR_CODES = [
   'NO_CASE',
   /** No reviewer is unlocked in this window (or the idle lock closed it): unlock to go on. */
   'LOCKED',
+  /** Another window or process is writing the case; nothing was written: try again. */
+  'BUSY',
+  /** The case file could not be written or read (disk full, read-only, damaged); nothing was written. */
+  'STORAGE',
   'INTERNAL',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);

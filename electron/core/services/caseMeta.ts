@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pinnedKeySource, type Keyring, type SigningKey } from '../audit/keys';
 import type { Actor } from '../context';
-import type { CaseDb } from '../store/caseFile';
+import { writeTransaction, type CaseDb } from '../store/caseFile';
 import { appendReceipt } from '../audit/receipts';
 import { insertActor } from '../store/actorRows';
 
@@ -33,7 +33,7 @@ export function initCase(
 ): CaseMeta & { adminKey: SigningKey } {
   const meta: CaseMeta = { caseId: randomUUID(), name: init.name, description: init.description, createdAt: init.at };
   let adminKey: SigningKey | undefined;
-  db.transaction(() => {
+  writeTransaction(db, () => {
     const put = db.prepare('INSERT INTO case_meta (key, value) VALUES (?, ?)');
     put.run('case_id', meta.caseId);
     put.run('name', meta.name);
@@ -48,6 +48,6 @@ export function initCase(
       { db, actor: init.admin, now: () => init.at, keyring: pinnedKeySource({ issue: (...args) => keyring.issue(...args).registration }, issued.signingKey) },
       { action: 'case:create', targets: [`case:${meta.caseId}`], body: { ...meta, admin: init.admin, registersKey, rowTimes: 'receipt' }, post: meta },
     );
-  })();
+  });
   return { ...meta, adminKey: adminKey! };
 }

@@ -15,6 +15,7 @@ import { loadVisibleRevision, usabilityInput, type RevisionRow } from '../store/
 import { statusBindings } from './claimStatusInput';
 import { quorumView } from './quorum';
 import { bindingHistory, claimProjection, staleAmong } from './projection';
+import { writeTransaction } from '../store/caseFile';
 
 /** Bindings of the claim's current generation whose evidence the actor may see, with the evidence. */
 function currentBindings(ctx: ServiceContext, claim: ClaimRow): { binding: BindingRow; revision: RevisionRow }[] {
@@ -95,7 +96,7 @@ export function createClaim(ctx: ServiceContext, req: ParsedRequestOf<'claim:cre
     throw forbidden(`claim:create: your clearance does not cover tenant ${req.tenant} at ${req.classification}`);
   }
   const claimId = req.claimId ?? `cl-${randomUUID().slice(0, 8)}`;
-  ctx.db.transaction(() => {
+  writeTransaction(ctx.db, () => {
     if (ctx.db.prepare('SELECT 1 FROM claim WHERE claim_id = ?').get(claimId)) {
       throw conflict(`claim:create: claim ${claimId} already exists`);
     }
@@ -111,12 +112,12 @@ export function createClaim(ctx: ServiceContext, req: ParsedRequestOf<'claim:cre
       body: { claimId, statement: req.statement, scope: req.scope, policy: req.policy, tenant: req.tenant, classification: req.classification },
       post: { claimId, generation: 1 },
     });
-  })();
+  });
   return getClaim(ctx, claimId);
 }
 
 export function bindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:bind'>): BindingView {
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const claim = loadVisibleClaim(ctx, req.claimId, 'claim:bind');
     loadVisibleRevision(ctx.db, ctx.actor, req.revisionId, 'claim:bind');
     const existing = ctx.db
@@ -139,7 +140,7 @@ export function bindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:bi
       post: { bindingId: binding.binding_id, claimId: claim.claim_id, generation: claim.generation, revisionId: req.revisionId, relation: req.relation, role: req.role },
     });
     return toBindingView(binding);
-  })();
+  });
 }
 
 /**
@@ -155,7 +156,7 @@ export function clearUnresolved(ctx: ServiceContext, req: ParsedRequestOf<'claim
 }
 
 function setUnresolved(ctx: ServiceContext, channel: string, claimId: string, reason: string, mark: boolean): ClaimDetail {
-  ctx.db.transaction(() => {
+  writeTransaction(ctx.db, () => {
     const claim = loadVisibleClaim(ctx, claimId, channel);
     if (ctx.actor.role === 'analyst') {
       throw forbidden(`${channel}: only a reviewer or admin may change whether a claim is UNRESOLVED; ${ctx.actor.actorId} is an analyst`);
@@ -184,6 +185,6 @@ function setUnresolved(ctx: ServiceContext, channel: string, claimId: string, re
       pre: { claimId, generation: claim.generation, unresolvedReason: claim.unresolved_reason },
       post: { claimId, generation: claim.generation, unresolvedReason: next },
     });
-  })();
+  });
   return getClaim(ctx, claimId);
 }

@@ -10,6 +10,7 @@ import { visibleClassifications } from '../store/acl';
 import { copyCandidates, copyLink, insertCopyLink, insertSignature, linksOf, type CopyLinkRow } from '../store/copyRows';
 import { loadVisibleRevision } from '../store/evidenceRows';
 import { assertRole, visibleRefs } from './claimBasis';
+import { writeTransaction } from '../store/caseFile';
 
 /**
  * Probable copies (DESIGN §3.11, seed 000 §38.2: copies counted as independent evidence disprove
@@ -78,7 +79,7 @@ export function copiesOf(ctx: ServiceContext, revisionId: string): CopyLinkView[
 export function confirmIndependent(ctx: ServiceContext, req: ParsedRequestOf<'evidence:confirmIndependent'>): CopyLinkView {
   const channel = 'evidence:confirmIndependent';
   assertRole(ctx, ['reviewer', 'admin'], channel, 'confirming that two items are independent sources');
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     loadVisibleRevision(ctx.db, ctx.actor, req.revisionId, channel);
     loadVisibleRevision(ctx.db, ctx.actor, req.copyOf, channel);
     const link = copyLink(ctx.db, req.revisionId, req.copyOf);
@@ -98,5 +99,5 @@ export function confirmIndependent(ctx: ServiceContext, req: ParsedRequestOf<'ev
       post: { revisionId: req.revisionId, copyOf: req.copyOf, independentReason: req.reason, confirmedBy: ctx.actor.actorId, confirmedAt: at },
     });
     return toView(copyLink(ctx.db, req.revisionId, req.copyOf)!);
-  })();
+  });
 }

@@ -20,6 +20,7 @@ import { loadVisibleClaim, policyOf, type ClaimRow } from '../store/claimRows';
 import { decisionProjection } from './projection';
 import { quorumView } from './quorum';
 import { decisionState, effectiveDecision, openProposal, type DecisionRow } from '../store/reviewRows';
+import { writeTransaction } from '../store/caseFile';
 
 /** Verdicts that close a claim; NEEDS_MORE_EVIDENCE keeps it open. */
 export const TERMINAL_VERDICTS: ReadonlySet<Verdict> = new Set(['SUPPORTED', 'REFUTED', 'UNRESOLVED']);
@@ -86,7 +87,7 @@ function settle(ctx: ServiceContext, d: DecisionRow, channel: string, status: 'A
 }
 
 export function proposeDecision(ctx: ServiceContext, req: ParsedRequestOf<'decision:propose'>): DecisionView {
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const claim = loadVisibleClaim(ctx, req.claimId, 'decision:propose');
     const basis = claimBasis(ctx.db, claim);
     assertSeesAll(ctx, basis.evidenceRefs, 'decision:propose', 'proposing a decision');
@@ -113,7 +114,7 @@ export function proposeDecision(ctx: ServiceContext, req: ParsedRequestOf<'decis
       post: decisionState(row),
     });
     return toDecisionView(ctx, row);
-  })();
+  });
 }
 
 /**
@@ -124,7 +125,7 @@ export function proposeDecision(ctx: ServiceContext, req: ParsedRequestOf<'decis
 export function approveDecision(ctx: ServiceContext, req: ParsedRequestOf<'decision:approve'>): DecisionView {
   const channel = 'decision:approve';
   assertRole(ctx, APPROVERS, channel, 'approving a decision');
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const { d, claim } = loadDecision(ctx, req.decisionId, channel);
     assertProposed(d, channel);
     const refusal = fourEyesRefusal(ctx.actor.actorId, 'approve a decision on it', [
@@ -153,32 +154,32 @@ export function approveDecision(ctx: ServiceContext, req: ParsedRequestOf<'decis
     }
     const supersedes = effectiveDecision(ctx.db, claim.claim_id)?.decision_id ?? null;
     return settle(ctx, d, channel, 'APPROVED', req.note ?? null, { supersedes, quorum });
-  })();
+  });
 }
 
 export function rejectDecision(ctx: ServiceContext, req: ParsedRequestOf<'decision:reject'>): DecisionView {
   const channel = 'decision:reject';
   assertRole(ctx, APPROVERS, channel, 'rejecting a decision');
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const { d } = loadDecision(ctx, req.decisionId, channel);
     assertProposed(d, channel);
     if (d.proposed_by === ctx.actor.actorId) {
       throw forbidden(`${channel}: ${d.decision_id} is your own proposal; withdraw it with decision:withdraw instead`);
     }
     return settle(ctx, d, channel, 'REJECTED', req.reason, {});
-  })();
+  });
 }
 
 export function withdrawDecision(ctx: ServiceContext, req: ParsedRequestOf<'decision:withdraw'>): DecisionView {
   const channel = 'decision:withdraw';
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const { d } = loadDecision(ctx, req.decisionId, channel);
     assertProposed(d, channel);
     if (d.proposed_by !== ctx.actor.actorId) {
       throw forbidden(`${channel}: only ${d.proposed_by}, who proposed ${d.decision_id}, may withdraw it; a reviewer may reject it instead`);
     }
     return settle(ctx, d, channel, 'WITHDRAWN', req.reason, {});
-  })();
+  });
 }
 
 /** Read-only check that a decision someone relies on is still the one they saw, and current. */

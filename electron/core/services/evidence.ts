@@ -14,6 +14,7 @@ import { detectCopies } from './copies';
 import { applyTransition } from './evidenceTransitions';
 import { ensureRevisionNode, ensureSourceNode, insertEdge } from './provenance';
 import { checkSpan, insertSpan, type SpanRequest } from './sources';
+import { writeTransaction } from '../store/caseFile';
 
 export interface IngestOutcome {
   revisionId: string;
@@ -93,7 +94,7 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
   const evidenceId = req.evidenceId ?? `ev-${randomUUID().slice(0, 8)}`;
   const sha = sha256Hex(req.content);
   const revisionId = `${evidenceId}@1`;
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const exists = ctx.db.prepare('SELECT 1 FROM evidence_lineage WHERE evidence_id = ?').get(evidenceId);
     if (exists) throw conflict(`evidence:ingest: evidence ${evidenceId} already exists; use evidence:revise to add a corrected revision`);
     const span = req.span ? checkSpan(ctx, req.span, req.context, 'evidence:ingest') : null;
@@ -120,7 +121,7 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
       artifacts: { content: sha, copySignature: found.signatureSha256 },
     });
     return { revisionId, state, screening, copies: found.copies.map(({ copyOf, reason }) => ({ copyOf, reason })) };
-  })();
+  });
 }
 
 /**
@@ -131,7 +132,7 @@ export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
  */
 export function reviseEvidence(ctx: ServiceContext, req: ParsedRequestOf<'evidence:revise'>): IngestOutcome {
   const channel = 'evidence:revise';
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const old = loadVisibleRevision(ctx.db, ctx.actor, req.supersedes, channel);
     const latest = ctx.db.prepare('SELECT MAX(revision) AS n FROM evidence_revision WHERE evidence_id = ?').get(old.evidence_id) as { n: number };
     if (latest.n !== old.revision) {
@@ -168,5 +169,5 @@ export function reviseEvidence(ctx: ServiceContext, req: ParsedRequestOf<'eviden
       artifacts: { content: sha, copySignature: found.signatureSha256 },
     });
     return { revisionId, state, screening, copies: found.copies.map(({ copyOf, reason }) => ({ copyOf, reason })) };
-  })();
+  });
 }

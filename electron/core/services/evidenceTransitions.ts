@@ -11,6 +11,7 @@ import type { WrittenFence } from '../store/fenceRows';
 import { fenceTransition } from './fence';
 import { reverifySpan, spanOf } from './sources';
 import { checklistFor, latestValidationRun, storeValidationRun, validationRunDigest } from './validation';
+import { writeTransaction } from '../store/caseFile';
 
 /** Transitions that take evidence away from everyone: only reviewers and admins may make them. */
 const REVIEWER_ONLY: ReadonlySet<LifecycleState> = new Set(['VALIDATED', 'REVOKED', 'SUPERSEDED']);
@@ -87,7 +88,7 @@ export function transitionEvidence(
   ctx: ServiceContext,
   req: TransitionRequest,
 ): { revisionId: string; from: LifecycleState; to: LifecycleState; validation?: ValidationRunView } {
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const row = loadVisibleRevision(ctx.db, ctx.actor, req.revisionId, 'evidence:transition');
     const t = applyTransition(ctx, row, req, 'evidence:transition');
     appendReceipt(ctx, {
@@ -103,7 +104,7 @@ export function transitionEvidence(
     });
     const validation = t.validation ? latestValidationRun(ctx, req.revisionId) : null;
     return { revisionId: req.revisionId, from: t.from, to: t.to, ...(validation ? { validation } : {}) };
-  })();
+  });
 }
 
 /**
@@ -112,7 +113,7 @@ export function transitionEvidence(
  * allows it; a revision already out of normal flows just reports the mismatch.
  */
 export function verifySpan(ctx: ServiceContext, revisionId: string) {
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:verifySpan');
     const span = spanOf(ctx, revisionId);
     if (!span) throw invalid(`evidence:verifySpan: ${revisionId} quotes no source span; only evidence ingested with a span can be verified`);
@@ -122,5 +123,5 @@ export function verifySpan(ctx: ServiceContext, revisionId: string) {
     if (!canTransition(row.state, 'QUARANTINED')) return { ...result, ok: false };
     transitionEvidence(ctx, { revisionId, to: 'QUARANTINED', reason: `evidence:verifySpan: ${reason}`, supportingRef: `source:${span.sourceId}` });
     return { ...result, ok: false, quarantined: true, state: 'QUARANTINED' as const };
-  })();
+  });
 }

@@ -10,6 +10,7 @@ import { effectiveDecision } from '../store/reviewRows';
 import { readCaseMeta } from './caseMeta';
 import { assertRole } from './claimBasis';
 import { allClaims, GATE_CHECKS, type GateCheck } from './gateChecks';
+import { writeTransaction } from '../store/caseFile';
 
 /**
  * The completion gate (DESIGN §3.4): runs the checks of gateChecks.ts and the audit chain, and
@@ -86,13 +87,13 @@ export function gateStatus(ctx: ServiceContext): ResponseOf<'case:gate'> {
  */
 export function reopenCase(ctx: ServiceContext, req: ParsedRequestOf<'case:reopen'>): ResponseOf<'case:reopen'> {
   assertRole(ctx, ['admin'], 'case:reopen', 'reopening a FINAL case');
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const lock = finalLock(ctx.db);
     if (!lock) throw conflict('case:reopen: the case is not FINAL; there is nothing to reopen');
     const { caseId } = readCaseMeta(ctx.db);
     const r = appendReceipt(ctx, { action: 'case:reopen', targets: [`case:${caseId}`], body: { reason: req.reason, reopens: lock.seq } });
     return { reopenedSeq: r.seq, finalizationSeq: lock.seq, head: formatHead(r.seq, r.hash) };
-  }).immediate();
+  });
 }
 
 /**
@@ -101,8 +102,8 @@ export function reopenCase(ctx: ServiceContext, req: ParsedRequestOf<'case:reope
  */
 export function finalizeCase(ctx: ServiceContext): ResponseOf<'case:finalize'> {
   assertRole(ctx, ['admin'], 'case:finalize', 'finalizing a case');
-  // IMMEDIATE: the checks and the receipt see one state, even with another process on the file.
-  return ctx.db.transaction(() => {
+  // The write lock up front: the checks and the receipt see one state, even with another process on the file.
+  return writeTransaction(ctx.db, () => {
     const hidden = hiddenItems(ctx);
     const n = hidden.claims.size + hidden.revisions.size;
     if (n > 0) throw forbidden(`case:finalize: ${n} claim${n === 1 ? ' or revision is' : 's or revisions are'} outside your clearance; finalizing needs an admin cleared for the whole case`);
@@ -118,5 +119,5 @@ export function finalizeCase(ctx: ServiceContext): ResponseOf<'case:finalize'> {
     const { caseId } = readCaseMeta(ctx.db);
     const r = appendReceipt(ctx, { action: 'case:finalize', targets: [`case:${caseId}`], body: { certifiedHead: before.head, claims: outcomes } });
     return { final: true, blockers: [], head: formatHead(r.seq, r.hash), certifiedHead: before.head };
-  }).immediate();
+  });
 }

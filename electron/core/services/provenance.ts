@@ -12,7 +12,7 @@ import type {
 import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { conflict, forbidden, invalid, notFound } from '../errors';
-import type { CaseDb } from '../store/caseFile';
+import { writeTransaction, type CaseDb } from '../store/caseFile';
 import { aclFilter, canSee } from '../store/acl';
 import { loadVisibleClaim } from '../store/claimRows';
 import { loadVisibleRevision, type RevisionRow } from '../store/evidenceRows';
@@ -274,7 +274,7 @@ export function recordProvenance(ctx: ServiceContext, req: ParsedRequestOf<'prov
   if (!canSee(ctx.actor, req)) {
     throw forbidden(`${ch}: your clearance does not cover tenant ${req.tenant} at ${req.classification}; record in a compartment you can see`);
   }
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const added: string[] = [];
     const seen = new Set<string>();
     for (const [i, n] of req.nodes.entries()) {
@@ -321,5 +321,5 @@ export function recordProvenance(ctx: ServiceContext, req: ParsedRequestOf<'prov
       post: { nodesAdded: added, edges: edgeLog },
     });
     return { nodesAdded: added, edgesAdded: edgeLog.length };
-  })();
+  });
 }

@@ -7,7 +7,7 @@ import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { conflict, forbidden } from '../errors';
-import type { CaseDb } from '../store/caseFile';
+import { writeTransaction, type CaseDb } from '../store/caseFile';
 import { assertRole, assertSeesAll, claimBasis, decisionFingerprint } from './claimBasis';
 import { loadVisibleRevision } from '../store/evidenceRows';
 import { maxFenceId } from '../store/fenceRows';
@@ -219,7 +219,7 @@ function resolve(
 
 export function retainCurrentRevision(ctx: ServiceContext, req: ParsedRequestOf<'remediation:retainCurrentRevision'>): RemediationView {
   const channel = 'remediation:retainCurrentRevision';
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const r = prelude(ctx, channel, req.remediationId, req.expectedProjectionVersion);
     // Retaining re-approves the decision on the successors: the approval's own four-eyes rule holds too.
     const refusal = fourEyesRefusal(ctx.actor.actorId, 'retain the decision on a successor', [
@@ -230,21 +230,21 @@ export function retainCurrentRevision(ctx: ServiceContext, req: ParsedRequestOf<
     if (refusal) throw forbidden(`${channel}: ${refusal}`);
     const plan = successorPlan(ctx, channel, r, req.successors);
     return resolve(ctx, channel, r, req.expectedProjectionVersion, 'RETAINED', req.reason, plan);
-  })();
+  });
 }
 
 export function requestRereview(ctx: ServiceContext, req: ParsedRequestOf<'remediation:requestRereview'>): RemediationView {
   const channel = 'remediation:requestRereview';
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const r = prelude(ctx, channel, req.remediationId, req.expectedProjectionVersion);
     return resolve(ctx, channel, r, req.expectedProjectionVersion, 'REREVIEW', req.reason, new Map());
-  })();
+  });
 }
 
 export function withdrawRemediated(ctx: ServiceContext, req: ParsedRequestOf<'remediation:withdraw'>): RemediationView {
   const channel = 'remediation:withdraw';
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const r = prelude(ctx, channel, req.remediationId, req.expectedProjectionVersion);
     return resolve(ctx, channel, r, req.expectedProjectionVersion, 'WITHDRAWN', req.reason, new Map());
-  })();
+  });
 }

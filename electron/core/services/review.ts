@@ -17,6 +17,7 @@ import { loadVisibleClaim, policyOf, visibleClaimRows, type ClaimRow } from '../
 import { effectiveDecision, openProposal, voteState, type VoteRow } from '../store/reviewRows';
 import { currency, TERMINAL_VERDICTS, toDecisionView } from './decisions';
 import { quorumView, toVoteView } from './quorum';
+import { writeTransaction } from '../store/caseFile';
 
 /**
  * Records one reviewer's quorum vote. Invalid votes (checklist incomplete, no reason) are kept, so
@@ -26,7 +27,7 @@ import { quorumView, toVoteView } from './quorum';
 export function castVote(ctx: ServiceContext, req: ParsedRequestOf<'review:vote'>): { vote: VoteView; quorum: QuorumView } {
   const channel = 'review:vote';
   assertRole(ctx, ['reviewer', 'admin'], channel, 'voting in a quorum review');
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const claim = loadVisibleClaim(ctx, req.claimId, channel);
     const size = policyOf(claim).quorumSize;
     if (size === null) throw conflict(`${channel}: claim ${claim.claim_id} has no quorum policy; votes are taken only on claims that require a quorum review`);
@@ -71,7 +72,7 @@ export function castVote(ctx: ServiceContext, req: ParsedRequestOf<'review:vote'
       post: voteState(row),
     });
     return { vote: toVoteView(row), quorum };
-  })();
+  });
 }
 
 /** Where a claim's review stands: the gate and the UI read the same answer. */

@@ -3,7 +3,7 @@ import { pinnedKeySource, type KeyRegistration } from '../audit/keys';
 import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { forbidden, notFound } from '../errors';
-import type { CaseDb } from '../store/caseFile';
+import { writeTransaction, type CaseDb } from '../store/caseFile';
 import { getActor } from '../store/actorRows';
 
 /** Issues a key pair for a reviewer inside the caller's transaction (actor:create, actor:rekey). */
@@ -24,7 +24,7 @@ export function rekeyActor(ctx: ServiceContext, req: { actorId: string; reason: 
   }
   if (!ctx.keyring) throw forbidden('actor:rekey refused: this session holds no reviewer keys');
   const keyring = ctx.keyring;
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     if (!getActor(ctx.db, req.actorId)) throw notFound(`actor:rekey: no reviewer profile ${req.actorId} in this case`);
     const signer = keyring.activeKey(ctx.db, ctx.actor.actorId, 'actor:rekey');
     const registersKey = keyring.issue(ctx.db, req.actorId, ctx.now(), req.passphrase);
@@ -39,7 +39,7 @@ export function rekeyActor(ctx: ServiceContext, req: { actorId: string; reason: 
       },
     );
     return view;
-  })();
+  });
 }
 
 export function listActorKeys(db: CaseDb): ActorKeyView[] {

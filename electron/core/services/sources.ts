@@ -7,6 +7,7 @@ import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { conflict, forbidden, invalid, notFound } from '../errors';
 import { aclFilter, canSee } from '../store/acl';
+import { writeTransaction } from '../store/caseFile';
 
 /** Source documents (stored once per compartment by hash) and the spans evidence quotes from them. */
 
@@ -65,7 +66,7 @@ export function addSource(ctx: ServiceContext, req: ParsedRequestOf<'source:add'
     throw forbidden(`source:add: your clearance does not cover tenant ${req.tenant} at ${req.classification}; ask an admin or choose another tenant`);
   }
   const sha = sha256Hex(req.content);
-  return ctx.db.transaction(() => {
+  return writeTransaction(ctx.db, () => {
     const existing = ctx.db
       .prepare('SELECT source_id FROM source_document WHERE content_sha256 = ? AND tenant = ? AND classification = ?')
       .get(sha, req.tenant, req.classification) as { source_id: string } | undefined;
@@ -89,7 +90,7 @@ export function addSource(ctx: ServiceContext, req: ParsedRequestOf<'source:add'
       artifacts: { content: sha },
     });
     return { sourceId, contentSha256: sha, created: true };
-  })();
+  });
 }
 
 export function getSource(ctx: ServiceContext, sourceId: string): SourceDocument {

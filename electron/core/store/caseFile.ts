@@ -45,6 +45,17 @@ export async function inReadSnapshot<T>(db: CaseDb, read: () => Promise<T>): Pro
   }
 }
 
+/**
+ * Runs `write` as one transaction that takes SQLite's write lock before it reads anything
+ * (BEGIN IMMEDIATE): a service reads, then writes what it read, and a deferred transaction would
+ * fail at its first write when another process wrote meanwhile, without waiting. Taken up front,
+ * the lock waits busy_timeout for another writer to finish; if it is still busy the call answers
+ * BUSY (errors.ts). Nested inside another write it is a savepoint of that one.
+ */
+export function writeTransaction<T>(db: CaseDb, write: () => T): T {
+  return db.transaction(write).immediate();
+}
+
 function configure(db: CaseDb): void {
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
@@ -96,7 +107,7 @@ function migrate(db: CaseDb, from: number): void {
   // documented ALTER procedure); they are checked before the commit, and switched back on after.
   db.pragma('foreign_keys = OFF');
   try {
-    db.transaction(() => {
+    writeTransaction(db, () => {
       for (const m of pending) m.up(db);
       const violations = db.pragma('foreign_key_check') as { table: string }[];
       if (violations.length > 0) {
@@ -104,7 +115,7 @@ function migrate(db: CaseDb, from: number): void {
       }
       db.pragma(`user_version = ${LATEST_VERSION}`);
       db.pragma(`application_id = ${CASE_APPLICATION_ID}`);
-    })();
+    });
   } finally {
     db.pragma('foreign_keys = ON');
   }

@@ -6,7 +6,7 @@ import { epochMs, derivedRevisions, fenceById, maxFenceId, writeFence, type Fenc
 import { beforeFences, liveProjection, loadProjectionStates } from '../services/projection';
 import { affectedBindings, insertRemediation, openedRemediations, openRemediationClaims } from '../services/remediationRows';
 import { effectiveDecisions } from '../store/reviewRows';
-import type { CaseDb } from '../store/caseFile';
+import { writeTransaction, type CaseDb } from '../store/caseFile';
 
 /**
  * The asynchronous half of revocation (DESIGN §3.5): take an outbox job with a lease, recompute
@@ -193,7 +193,7 @@ export function derivedFencesDigest(db: CaseDb, fenceIds: readonly number[]): st
 export function processJob(ctx: ServiceContext, job: JobRow, opts: WorkerOptions): JobOutcome {
   const { db } = ctx;
   const fanOut = opts.fanOut ?? DEFAULT_FAN_OUT;
-  const run = db.transaction((): JobOutcome => {
+  return writeTransaction(db, (): JobOutcome => {
     const mine = db.prepare(`SELECT * FROM outbox_job WHERE job_id = ? AND status = 'OPEN' AND lease_owner = ?`).get(job.job_id, opts.owner) as JobRow | undefined;
     const base = { jobId: job.job_id, fenceId: job.fence_id, phase: job.phase };
     if (!mine) return { ...base, converged: 0, derivedFences: 0, remediationsOpened: [], nextJobId: null, lost: true };
@@ -240,8 +240,6 @@ export function processJob(ctx: ServiceContext, job: JobRow, opts: WorkerOptions
     if (done !== 1) throw new Error(`revocation worker: job ${mine.job_id} could not be marked DONE`);
     return { ...base, converged: page.converged, derivedFences: page.derivedFences, remediationsOpened: page.opened, nextJobId, lost: false };
   });
-  // IMMEDIATE: take the write lock before reading, so another process cannot change what the page read.
-  return run.immediate();
 }
 
 export interface WorkerRun {

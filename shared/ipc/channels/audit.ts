@@ -23,6 +23,7 @@ export type ReceiptView = z.infer<typeof ReceiptView>;
 /** `erwb-head:<seq>:<hash>`: short enough to paste into a ticket; audit:verify checks against it. */
 export const ChainHead = z
   .string()
+  .max(100, 'expected erwb-head:<seq>:<64 hex digits> as printed by audit:head')
   .regex(/^erwb-head:(0|[1-9][0-9]*):[0-9a-f]{64}$/, 'expected erwb-head:<seq>:<64 hex digits> as printed by audit:head');
 
 export const BROKEN_KINDS = ['chain', 'signature', 'state', 'head'] as const;

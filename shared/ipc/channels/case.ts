@@ -61,7 +61,7 @@ export const caseChannels = {
         actorId: Id,
         displayName: z.string().min(1).max(200),
         role: Role,
-        tenants: z.array(z.string().min(1)).min(1),
+        tenants: z.array(z.string().min(1).max(128)).min(1).max(100),
         maxClassification: Classification,
         /** The new reviewer's own passphrase, typed by them: it seals the key issued for them here. */
         passphrase: Passphrase,

@@ -27,9 +27,9 @@ export const claimChannels = {
       .object({
         claimId: Id.optional(),
         statement: z.string().trim().min(1).max(2000),
-        scope: z.array(z.string().min(1)).default([]),
+        scope: z.array(z.string().min(1).max(512)).max(100).default([]),
         policy: ClaimPolicySchema.default({ minIndependentSources: 1, requiredKinds: [], quorumSize: null }),
-        tenant: z.string().min(1),
+        tenant: z.string().min(1).max(512),
         classification: Classification,
       })
       .strict(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SupportProjection, Verdict } from '../../domain/enums';
 import { Id } from '../../domain/schemas';
 
-const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected the 64-hex-digit fingerprint shown with the decision');
+const Sha256 = z.string().length(64, 'expected the 64-hex-digit fingerprint shown with the decision').regex(/^[0-9a-f]{64}$/, 'expected the 64-hex-digit fingerprint shown with the decision');
 const Reason = z.string().trim().min(1, 'a reason is required').max(4000);
 
 export const DECISION_STATUSES = ['PROPOSED', 'APPROVED', 'REJECTED', 'WITHDRAWN'] as const;

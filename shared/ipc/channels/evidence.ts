@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EvidenceKind, LifecycleState } from '../../domain/enums';
-import { Id, RevisionDetail, RevisionId, RevisionSummary, ValidityContext } from '../../domain/schemas';
+import { EvidenceId, Id, RevisionDetail, RevisionId, RevisionSummary, ValidityContext } from '../../domain/schemas';
 import { USABILITY_CONJUNCTS } from '../../domain/usable';
 import { VALIDATION_CHECKS } from '../../domain/validationChecklist';
 
@@ -13,7 +13,7 @@ export const ScreeningResult = z.object({
 });
 
 const Content = z.string().max(1_000_000, 'evidence content is limited to 1,000,000 characters');
-const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
+const Sha256 = z.string().length(64, 'expected a lowercase hex SHA-256').regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
 const Reason = z.string().trim().min(1, 'a reason is required').max(4000);
 
 export const ValidationCheck = z.object({ id: z.enum(VALIDATION_CHECKS), passed: z.boolean(), detail: z.string() });
@@ -91,7 +91,7 @@ export const evidenceChannels = {
         state: LifecycleState.optional(),
         kind: EvidenceKind.optional(),
         limit: z.number().int().min(1).max(200).default(50),
-        after: z.string().optional(),
+        after: z.string().max(200).optional(),
       })
       .strict(),
     response: z.object({ items: z.array(RevisionSummary), nextCursor: z.string().nullable() }),
@@ -103,7 +103,7 @@ export const evidenceChannels = {
   'evidence:ingest': {
     request: z
       .object({
-        evidenceId: Id.optional(),
+        evidenceId: EvidenceId.optional(),
         title: z.string().min(1).max(500),
         kind: EvidenceKind,
         content: Content,

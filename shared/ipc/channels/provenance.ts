@@ -94,7 +94,7 @@ export const provenanceChannels = {
     request: z
       .object({
         /** Compartment of the declared nodes; stored evidence and sources keep their own. */
-        tenant: z.string().min(1),
+        tenant: z.string().min(1).max(512),
         classification: Classification,
         nodes: z.array(ProvNodeInput).max(500).default([]),
         edges: z.array(ProvEdgeInput).max(2000).default([]),

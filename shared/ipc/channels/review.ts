@@ -91,7 +91,7 @@ export const reviewChannels = {
       .object({
         claimId: Id,
         /** The basis fingerprint from review:get you reviewed; a stale one is refused (CONFLICT). */
-        basis: z.string().regex(/^[0-9a-f]{64}$/, 'expected the basis fingerprint shown by review:get'),
+        basis: z.string().length(64, 'expected the basis fingerprint shown by review:get').regex(/^[0-9a-f]{64}$/, 'expected the basis fingerprint shown by review:get'),
         refuted: z.boolean().nullable(),
         checklist: ChecklistInput,
         reason: z.string().max(4000).default(''),

@@ -28,7 +28,7 @@ export const sourceChannels = {
         title: z.string().trim().min(1).max(500),
         content: z.string().min(1).max(5_000_000, 'source documents are limited to 5,000,000 characters'),
         mediaType: z.string().min(1).max(200).default('text/plain'),
-        tenant: z.string().min(1),
+        tenant: z.string().min(1).max(512),
         classification: Classification,
       })
       .strict(),
@@ -45,7 +45,7 @@ export const sourceChannels = {
   },
   'source:list': {
     request: z
-      .object({ limit: z.number().int().min(1).max(200).default(50), after: z.string().optional() })
+      .object({ limit: z.number().int().min(1).max(200).default(50), after: z.string().max(200).optional() })
       .strict(),
     response: z.object({ items: z.array(SourceSummary), nextCursor: z.string().nullable() }),
   },

@@ -1,0 +1,29 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EvidenceId, RevisionId } from './schemas';
+
+/**
+ * Issue 12.4: evidence:ingest accepted an evidence id containing '@', whose revision id (x@y@1)
+ * failed the revision-id schema on every other channel: the item was stuck as CANDIDATE. One
+ * grammar now: every evidence id the contract accepts makes a revision id it accepts, and only
+ * those.
+ */
+describe('one id grammar', () => {
+  it('every accepted evidence id, at every revision, is an accepted revision id', () => {
+    const idChars = fc.constantFrom(...'abcXYZ019._:-@/ <>'.split(''));
+    fc.assert(
+      fc.property(fc.string({ unit: idChars, minLength: 1, maxLength: 140 }), fc.integer({ min: 1, max: 999_999_999 }), (id, n) => {
+        if (!EvidenceId.safeParse(id).success) return;
+        expect(RevisionId.safeParse(`${id}@${n}`).success).toBe(true);
+      }),
+      { numRuns: 5000, seed: 20261201 },
+    );
+  });
+
+  it("refuses '@' in an evidence id, and a revision id whose evidence id is not one", () => {
+    expect(EvidenceId.safeParse('x@y').error?.issues[0]?.message).toContain("no '@'");
+    expect(RevisionId.safeParse('x@y@1').success).toBe(false);
+    expect(RevisionId.safeParse(`${'a'.repeat(121)}@1`).success).toBe(false);
+    expect(RevisionId.safeParse(`${'a'.repeat(120)}@123456789`).success).toBe(true);
+  });
+});
