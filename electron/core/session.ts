@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Keyring, type KeyRegistration, type KeySource, type SigningKey } from './audit/keys';
 import type { ScryptCost } from './audit/sealedKey';
@@ -123,7 +123,9 @@ export class Session {
     try {
       setup(db);
     } catch (err) {
+      // A case that could not be set up is not left behind half made.
       db.close();
+      if (full !== ':memory:') for (const f of [full, `${full}-wal`, `${full}-shm`]) rmSync(f, { force: true });
       throw err;
     }
     this.attach(full, db);
@@ -145,13 +147,18 @@ export class Session {
     return join(this.userDataDir, 'recent-cases.json');
   }
 
+  /** The recent list; entries of a damaged or hand-edited file that are not recent cases are skipped. */
   recent(): RecentCase[] {
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(readFileSync(this.recentFile(), 'utf8')) as unknown;
-      return Array.isArray(parsed) ? (parsed as RecentCase[]).slice(0, MAX_RECENT) : [];
+      parsed = JSON.parse(readFileSync(this.recentFile(), 'utf8'));
     } catch {
       return [];
     }
+    if (!Array.isArray(parsed)) return [];
+    const isRecent = (r: unknown): r is RecentCase =>
+      typeof r === 'object' && r !== null && ['path', 'name', 'openedAt'].every((k) => typeof (r as Record<string, unknown>)[k] === 'string');
+    return parsed.filter(isRecent).map(({ path, name, openedAt }) => ({ path, name, openedAt })).slice(0, MAX_RECENT);
   }
 
   private remember(path: string, name: string): void {

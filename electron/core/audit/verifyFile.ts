@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import type { ChainVerification } from '../../../shared/ipc/channels/audit';
@@ -57,6 +57,8 @@ export async function verifyCaseFile(path: string, options: VerifyFileOptions = 
   const name = basename(full);
   const fail = (summary: string): VerifyFileResult => ({ exitCode: 3, verification: null, schemaVersion: null, summary, notes: [] });
   if (!existsSync(full)) return fail(`${name}: no such file; nothing was verified`);
+  // A pipe or a device would block the copy (or never end): only a regular file is a case file.
+  if (!statSync(full).isFile()) return fail(`${name}: not a regular file (a folder, pipe or device); nothing was verified`);
   try {
     return await withReadOnlyCopy(full, async (db) => {
       const appId = db.pragma('application_id', { simple: true }) as number;

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { WorkbenchError } from '../errors';
 import { LATEST_VERSION, MIGRATIONS } from './migrations';
 
@@ -99,7 +100,45 @@ function inspect(path: string): { reason: string } | { userVersion: number } {
   }
 }
 
-function migrate(db: CaseDb, from: number): void {
+/** The -wal and -shm files SQLite keeps beside a case file. */
+const sidecars = (path: string) => [`${path}-wal`, `${path}-shm`];
+
+/**
+ * Runs `inspectFile`, then removes the -wal/-shm files it made if the file is refused: looking at a
+ * file (even read-only) lets SQLite create them, and a refused file is left exactly as it was.
+ */
+function inspectLeavingNothing(path: string): ReturnType<typeof inspect> {
+  const before = sidecars(path).filter((f) => existsSync(f));
+  const found = inspect(path);
+  if ('reason' in found) for (const f of sidecars(path)) if (!before.includes(f)) rmSync(f, { force: true });
+  return found;
+}
+
+/** Why this path cannot be opened (or created) as a case file by this process, or null. */
+function unusablePath(path: string, action: 'case:open' | 'case:create'): string | null {
+  const folder = dirname(path);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) return `the folder ${folder} does not exist; create it first or choose another folder`;
+  if (action === 'case:open') {
+    const st = statSync(path);
+    if (st.isDirectory()) return `${path} is a folder, not a case file; choose the .case.sqlite file inside it`;
+    if (!st.isFile()) return `${path} is not a regular file (a device, a pipe or a socket); choose a case file`;
+    if (!writable(path)) return `${path} is read-only; make it writable to work on it (a case's every change is written to it), or check it with cli verify, which only reads`;
+  }
+  // SQLite keeps its journal (-wal, -shm) next to the case file, so the folder must take new files.
+  if (!writable(folder)) return `the folder ${folder} is read-only, and SQLite keeps its journal next to the case file; copy the case to a writable folder`;
+  return null;
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function migrate(db: CaseDb, from: number, path: string): void {
   const pending = MIGRATIONS.filter((m) => m.version > from);
   if (pending.length === 0) return;
   // All pending migrations in one transaction: a failure leaves the file at its old version.
@@ -108,7 +147,19 @@ function migrate(db: CaseDb, from: number): void {
   db.pragma('foreign_keys = OFF');
   try {
     writeTransaction(db, () => {
-      for (const m of pending) m.up(db);
+      for (const m of pending) {
+        try {
+          m.up(db);
+        } catch (err) {
+          if (err instanceof WorkbenchError || from === 0) throw err;
+          // A file whose user_version was lowered, or whose tables were changed by hand: its tables
+          // are not what its version says. The transaction rolls back; the file stays as it was.
+          throw new WorkbenchError(
+            'VALIDATION',
+            `case:open: ${path} says it is at schema ${from}, but its tables are not (upgrading it to ${m.version} failed: ${(err as Error).message}); it was left unchanged. Restore it from a backup or verify it with cli verify`,
+          );
+        }
+      }
       const violations = db.pragma('foreign_key_check') as { table: string }[];
       if (violations.length > 0) {
         throw new Error(`migration to version ${LATEST_VERSION} would break ${violations.length} foreign key(s) (first in ${violations[0]!.table}); the file was left as it was`);
@@ -126,7 +177,9 @@ export function openCaseFile(path: string): CaseDb {
   if (!existsSync(path)) {
     throw new WorkbenchError('NOT_FOUND', `case:open: no file at ${path}; create a case or pick another file`);
   }
-  const found = inspect(path);
+  const unusable = unusablePath(path, 'case:open');
+  if (unusable) throw new WorkbenchError('VALIDATION', `case:open: ${unusable}`);
+  const found = inspectLeavingNothing(path);
   if ('reason' in found) {
     throw new WorkbenchError('VALIDATION', `case:open: ${path} was not opened because ${found.reason}; it was left unchanged`);
   }
@@ -137,20 +190,52 @@ export function openCaseFile(path: string): CaseDb {
     );
   }
   const db = connect(path, { fileMustExist: true });
-  configure(db);
-  migrate(db, found.userVersion);
+  try {
+    configure(db);
+    migrate(db, found.userVersion, path);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   return db;
 }
 
-/** Creates a new case file (or an in-memory one for ':memory:'), schema at the latest version. */
+/**
+ * Creates a new case file (or an in-memory one for ':memory:'), schema at the latest version. The
+ * file is created exclusively (it must not exist, checked and created in one step at the exact
+ * path that is then opened), readable by its owner only, since it holds evidence; a file that
+ * fails to become a case is removed again.
+ */
 export function createCaseFile(path: string): CaseDb {
-  if (path !== ':memory:' && existsSync(path) && statSync(path).size > 0) {
-    throw new WorkbenchError('CONFLICT', `case:create: ${path} already exists; open it or choose a new file name`);
+  if (path === ':memory:') {
+    const db = connect(path);
+    configure(db);
+    migrate(db, 0, path);
+    return db;
   }
-  const db = connect(path);
-  configure(db);
-  migrate(db, 0);
-  return db;
+  const unusable = unusablePath(path, 'case:create');
+  if (unusable) throw new WorkbenchError('VALIDATION', `case:create: ${unusable}`);
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      const what = statSync(path).isFile() ? 'already exists' : 'exists and is not a regular file';
+      throw new WorkbenchError('CONFLICT', `case:create: ${path} ${what}; open it or choose a new file name`);
+    }
+    throw new WorkbenchError('STORAGE', `case:create: could not create ${path} (${code ?? (err as Error).message}); choose a folder you can write to`);
+  }
+  let db: CaseDb | undefined;
+  try {
+    db = connect(path, { fileMustExist: true });
+    configure(db);
+    migrate(db, 0, path);
+    return db;
+  } catch (err) {
+    db?.close();
+    for (const f of [path, ...sidecars(path)]) rmSync(f, { force: true });
+    throw err;
+  }
 }
 
 export function schemaVersion(db: CaseDb): number {

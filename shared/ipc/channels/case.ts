@@ -21,7 +21,17 @@ export type CaseInfo = z.infer<typeof CaseInfo>;
 /** A reviewer's passphrase: it seals their signing key on this machine and never enters the case file. */
 export const Passphrase = z.string().min(8, 'a passphrase has at least 8 characters').max(1024);
 
-const CasePath = z.string().min(1).max(4096).refine((p) => !p.includes('\u0000'), 'path contains a NUL byte');
+/**
+ * A case file's path, exactly as it will be opened: a leading or trailing space (or a control
+ * character) is refused rather than trimmed, because a path that means one file to the check and
+ * another to the opener once made case:create write into another application's database.
+ */
+const CasePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => !/[\u0000-\u001f\u007f]/.test(p), 'the path contains a control character (a NUL, a newline or a tab)')
+  .refine((p) => p === p.trim(), 'the path starts or ends with a space; remove it (a file name that really ends in a space cannot be a case file)');
 
 export const caseChannels = {
   'case:info': { request: z.object({}).strict(), response: CaseInfo },
