@@ -2,6 +2,7 @@ import type { RevisionSummary } from '../../shared/domain/schemas';
 import type { ClaimDetail } from '../../shared/ipc/channels/claims';
 import type { ClaimReviewSummary } from '../../shared/ipc/channels/review';
 import { DecisionStateBadge, ProjectionBadge, QuorumTierBadge, RelationTag, StateBadge, StatusBadge } from './Badges';
+import { InertLabel } from './InertLabel';
 
 /**
  * One claim: statement, derived status with the service's reasons, policy, missing kinds and its
@@ -34,7 +35,7 @@ export function ClaimDetailPanel({
             generation {claim.generation} · by {claim.author} · {claim.tenant} · {claim.classification}
           </span>
         </div>
-        <h2 data-testid={`${testId}-statement`}>{claim.statement}</h2>
+        <h2 data-testid={`${testId}-statement`}><InertLabel text={claim.statement} /></h2>
       </header>
       {claim.projection && (
         <div className={claim.projection === 'ELIGIBLE' && !claim.pendingRevalidation ? 'note small' : 'warn-note small'} data-testid={`${testId}-projection`}>
@@ -137,7 +138,7 @@ export function ClaimDetailPanel({
                 {r && <StateBadge state={r.state} />}
                 {r && <span className="muted small">{r.kind}</span>}
               </div>
-              {r && <div className="small">{r.title}</div>}
+              {r && <div className="small"><InertLabel text={r.title} /></div>}
               {b.rationale && <div className="muted small">Rationale: {b.rationale}</div>}
             </li>
           );

@@ -9,6 +9,7 @@ import { TransitionHistory } from './TransitionHistory';
 import { UsabilityNote } from './UsabilityNote';
 import { ValidationRun } from './ValidationChecks';
 import { ValidityFacts } from './ValidityFacts';
+import { InertLabel } from './InertLabel';
 
 /**
  * One evidence revision in full: validity context, inert content and its hash, lineage, lifecycle
@@ -34,7 +35,7 @@ export function RevisionDetailPanel({
           <span className="tag">{detail.kind}</span>
           <StrengthTag kind={detail.kind} />
         </div>
-        <h2 data-testid={`${testId}-title`}>{detail.title}</h2>
+        <h2 data-testid={`${testId}-title`}><InertLabel text={detail.title} /></h2>
       </header>
       <UsabilityNote usability={detail.usability} testId={`${testId}-usability`} />
       <ValidityFacts detail={detail} testId={`${testId}-context`} />

@@ -6,6 +6,7 @@ import { RelationTag, StatusBadge } from '../../components/Badges';
 import { ProvenanceCard } from './ProvenanceCard';
 import { claimSides } from './disputeQueue';
 import { DisputeOutcome } from './DisputeOutcome';
+import { InertLabel } from '../../components/InertLabel';
 
 interface Props {
   claim: ClaimDetail;
@@ -53,7 +54,7 @@ export function ClaimDispute({ claim, details, ensureDetails, onOpen }: Props) {
             generation {claim.generation} · scope {claim.scope.join(', ') || 'any'}
           </span>
         </div>
-        <h1 className="claim-title">{claim.statement}</h1>
+        <h1 className="claim-title"><InertLabel text={claim.statement} /></h1>
         <ul className="reasons" data-testid="dispute-claim-reasons">
           {claim.reasons.map((r, i) => (
             <li key={i}>{r}</li>

@@ -7,6 +7,7 @@ import { useWorkbench } from '../../state/store';
 import { ClaimDispute } from './ClaimDispute';
 import { currentEntry, disputeQueue } from './disputeQueue';
 import { RevisionDispute } from './RevisionDispute';
+import { InertLabel } from '../../components/InertLabel';
 
 export function DisputesView() {
   const { claims, claimDetails, evidence, details, selected } = useWorkbench(useShallow(selectDisputesView));
@@ -38,12 +39,12 @@ export function DisputesView() {
                 {e.kind === 'claim' ? (
                   <>
                     <StatusBadge status={e.claim.status} /> <code className="small">{e.claim.claimId}</code>
-                    <span className="queue-text">{e.claim.statement}</span>
+                    <span className="queue-text"><InertLabel text={e.claim.statement} /></span>
                   </>
                 ) : (
                   <>
                     <StateBadge state={e.revision.state} /> <code className="small">{e.revision.revisionId}</code>
-                    <span className="queue-text">{e.revision.title}</span>
+                    <span className="queue-text"><InertLabel text={e.revision.title} /></span>
                   </>
                 )}
               </button>

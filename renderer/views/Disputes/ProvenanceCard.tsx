@@ -5,6 +5,7 @@ import { formatTime, orDash } from '../../components/format';
 import { InertText } from '../../components/InertText';
 import { TransitionForm } from '../../components/TransitionForm';
 import { UsabilityNote } from '../../components/UsabilityNote';
+import { InertLabel } from '../../components/InertLabel';
 
 /**
  * One side's evidence with everything an analyst weighs a conflict by: provenance (source type, ref,
@@ -34,7 +35,7 @@ export function ProvenanceCard({
         {binding && <RelationTag relation={binding.relation} />}
         {binding && <span className="muted small">{binding.role}</span>}
       </header>
-      <h3 className="prov-title">{detail.title}</h3>
+      <h3 className="prov-title"><InertLabel text={detail.title} /></h3>
       <UsabilityNote usability={detail.usability} testId={`${testId}-usable`} />
       <dl className="facts compact prov-facts">
         <div className="fact span2">

@@ -7,6 +7,7 @@ import { formatTime } from '../../components/format';
 import { latestEntryInto, referencedRevision } from '../../components/history';
 import { TransitionForm } from '../../components/TransitionForm';
 import { ProvenanceCard } from './ProvenanceCard';
+import { InertLabel } from '../../components/InertLabel';
 
 interface Props {
   revision: RevisionSummary;
@@ -39,7 +40,7 @@ export function RevisionDispute({ revision, details, claims, ensureDetails, onOp
           <StateBadge state={detail.state} />
           <code>{detail.revisionId}</code>
         </div>
-        <h1 className="claim-title">{detail.title}</h1>
+        <h1 className="claim-title"><InertLabel text={detail.title} /></h1>
         {entry ? (
           <p data-testid="dispute-revision-reason">
             <span className="muted">Disputed by {entry.actor} at {formatTime(entry.at)}:</span> {entry.reason}

@@ -1,6 +1,7 @@
 import type { RevisionSummary } from '../../../shared/domain/schemas';
 import { StateBadge } from '../../components/Badges';
 import { formatTime } from '../../components/format';
+import { InertLabel } from '../../components/InertLabel';
 
 export function EvidenceTable({
   rows,
@@ -43,7 +44,7 @@ export function EvidenceTable({
               <div className="small muted">{r.kind}</div>
             </td>
             <td className="wrap title-cell">
-              <div>{r.title}</div>
+              <div><InertLabel text={r.title} /></div>
               <code className="small muted">{r.revisionId}</code>
             </td>
             <td>

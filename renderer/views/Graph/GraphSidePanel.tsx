@@ -6,6 +6,7 @@ import { LoadErrors } from '../../components/LoadErrors';
 import { RevisionDetailPanel } from '../../components/RevisionDetailPanel';
 import { selectActions, selectGraphSidePanel, selectReviewActions } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
+import { InertLabel } from '../../components/InertLabel';
 
 /** Details of the selected graph node; with nothing selected, the claims as a keyboard-reachable list. */
 export function GraphSidePanel() {
@@ -44,7 +45,7 @@ export function GraphSidePanel() {
           {claims.map((c) => (
             <li key={c.claimId}>
               <button type="button" className="list-button" data-testid={`graph-pick-claim-${c.claimId}`} onClick={() => selectGraphNode({ kind: 'claim', id: c.claimId })}>
-                <StatusBadge status={c.status} /> <span>{c.statement}</span>
+                <StatusBadge status={c.status} /> <span><InertLabel text={c.statement} /></span>
               </button>
             </li>
           ))}

@@ -8,6 +8,7 @@ import { InertText } from '../../components/InertText';
 import { TransitionForm } from '../../components/TransitionForm';
 import { TransitionHistory } from '../../components/TransitionHistory';
 import { ValidityFacts } from '../../components/ValidityFacts';
+import { InertLabel } from '../../components/InertLabel';
 
 const MOVE_LABELS: Partial<Record<LifecycleState, string>> = {
   CANDIDATE: 'Release to CANDIDATE (must be validated again)',
@@ -29,7 +30,7 @@ export function QuarantineDetail({ detail, onDone }: { detail: EvidenceDetail; o
           <span className="tag">{detail.kind}</span>
           <StrengthTag kind={detail.kind} />
         </div>
-        <h2>{detail.title}</h2>
+        <h2><InertLabel text={detail.title} /></h2>
       </header>
       <section className="quarantine-reason" data-testid="quarantine-reason">
         <h3>Why it is quarantined</h3>

@@ -6,6 +6,7 @@ import { latestEntryInto } from '../../components/history';
 import { selectActions, selectQuarantineView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { QuarantineDetail } from './QuarantineDetail';
+import { InertLabel } from '../../components/InertLabel';
 
 export function QuarantineView() {
   const { evidence, details, selected } = useWorkbench(useShallow(selectQuarantineView));
@@ -57,7 +58,7 @@ export function QuarantineView() {
                   onClick={() => selectQuarantined(r.revisionId)}
                 >
                   <code className="small">{r.revisionId}</code> <span className="muted small">{r.kind}</span>
-                  <span className="queue-text">{r.title}</span>
+                  <span className="queue-text"><InertLabel text={r.title} /></span>
                   {entry && <span className="queue-reason small">{entry.reason}</span>}
                   <span className="muted small">since {formatTime(entry?.at ?? null)}</span>
                 </button>

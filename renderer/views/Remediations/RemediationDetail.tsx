@@ -2,6 +2,7 @@ import type { RemediationView } from '../../../shared/ipc/channels/remediation';
 import { ProjectionBadge, RelationTag, StateBadge } from '../../components/Badges';
 import { formatTime } from '../../components/format';
 import { RemediationActions } from './RemediationActions';
+import { InertLabel } from '../../components/InertLabel';
 
 const WHY: Record<RemediationView['causes'][number]['cause'], string> = {
   REVOKED: 'revoked',
@@ -26,7 +27,7 @@ export function RemediationDetail({ remediation: r }: { remediation: Remediation
           <code data-testid="remediation-claim">{r.claimId}</code>
           <span className="muted small">owner {r.owner}</span>
         </div>
-        <h2>{r.statement}</h2>
+        <h2><InertLabel text={r.statement} /></h2>
       </header>
       <dl className="facts compact">
         <div className="fact">
@@ -90,7 +91,7 @@ export function RemediationDetail({ remediation: r }: { remediation: Remediation
             <tr key={a.bindingId} data-testid={`remediation-affected-${a.revisionId}`}>
               <td>
                 <code className="small">{a.revisionId}</code>
-                <div className="muted small">{a.title}</div>
+                <div className="muted small"><InertLabel text={a.title} /></div>
               </td>
               <td>{a.role}</td>
               <td>

@@ -15,6 +15,7 @@ import { ProjectionBadge } from '../../components/Badges';
 import { RemediationDetail } from './RemediationDetail';
 import { ConvergenceSummary, RevocationTable } from './RevocationProgress';
 import './remediations.css';
+import { InertLabel } from '../../components/InertLabel';
 
 /** While the view is open, convergence is polled so the progress and the queue stay live. */
 const POLL_MS = 2000;
@@ -58,7 +59,7 @@ export function RemediationsView() {
         onClick={() => selectRemediation(r.remediationId)}
       >
         <ProjectionBadge projection={r.projection} /> <code className="small">{r.claimId}</code>
-        <span className="queue-text">{r.statement}</span>
+        <span className="queue-text"><InertLabel text={r.statement} /></span>
         <span className="queue-reason small">
           {r.causes.map((c) => `${c.revisionId} ${c.cause.toLowerCase()} by ${c.actor}`).join('; ')}
         </span>

@@ -6,6 +6,7 @@ import { formatTime } from '../../components/format';
 import { selectRemediationActions } from '../../state/selectors';
 import type { ActionError } from '../../state/types';
 import { useWorkbench } from '../../state/store';
+import { InertLabel } from '../../components/InertLabel';
 
 const ms = (v: number | null) => (v === null ? '—' : v < 1000 ? `${v} ms` : `${(v / 1000).toFixed(1)} s`);
 
@@ -91,7 +92,7 @@ export function RevocationTable({ status }: { status: RevocationStatus | null })
                 <tr key={r.fenceId} data-testid={`revocation-row-${r.revisionId}`}>
                   <td>
                     <code className="small">{r.revisionId}</code>
-                    <div className="muted small">{r.title}</div>
+                    <div className="muted small"><InertLabel text={r.title} /></div>
                   </td>
                   <td className="small">
                     <span className={`badge state-${r.cause}`}>{r.cause}</span> by {r.actor}

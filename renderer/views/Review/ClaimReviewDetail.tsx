@@ -7,6 +7,7 @@ import { ProposeDecisionForm } from '../../components/ProposeDecisionForm';
 import { selectActions, selectClaimDetails, selectRefreshAll, selectReviewActions, selectReviews } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { QuorumPanel } from './QuorumPanel';
+import { InertLabel } from '../../components/InertLabel';
 
 /**
  * One claim under review: where its review stands and why, the basis reviewers look at, its
@@ -60,7 +61,7 @@ export function ClaimReviewDetail({ claimId }: { claimId: string }) {
           </div>
         </div>
         <h1 className="claim-title" data-testid="review-statement">
-          {review.statement}
+          <InertLabel text={review.statement} />
         </h1>
         <p className={`decision-banner banner-${review.decisionState}`} data-testid="review-decision-message">
           {review.decisionMessage}

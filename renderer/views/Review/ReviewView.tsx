@@ -7,6 +7,7 @@ import { useWorkbench } from '../../state/store';
 import { ClaimReviewDetail } from './ClaimReviewDetail';
 import { currentReviewClaim, filterCounts, REVIEW_FILTERS, reviewQueueView, type ReviewFilter } from './reviewQueue';
 import './review.css';
+import { InertLabel } from '../../components/InertLabel';
 
 /** The review queue: every claim you may see with where its review stands, most urgent first. */
 export function ReviewView() {
@@ -75,7 +76,7 @@ export function ReviewView() {
                   <DecisionStateBadge state={item.decisionState} testId={`review-entry-state-${item.claimId}`} />
                   {item.status && <StatusBadge status={item.status} />}
                   <code className="small">{item.claimId}</code>
-                  <span className="queue-text">{item.statement}</span>
+                  <span className="queue-text"><InertLabel text={item.statement} /></span>
                   <span className="row wrap small muted">
                     {item.verdict && <span>in force: {item.verdict}</span>}
                     {item.quorumTier && (

@@ -2,6 +2,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { DecisionStateBadge, ProjectionBadge, StatusBadge } from '../../../components/Badges';
 import type { ClaimFlowNode } from '../toFlow';
+import { InertLabel } from '../../../components/InertLabel';
 
 /**
  * A claim: statement, derived status and independent vs. all support and refutation; beside them,
@@ -21,7 +22,7 @@ export const ClaimNode = memo(function ClaimNode({ data, selected }: NodeProps<C
         <StatusBadge status={data.status} testId={`graph-claim-status-${data.claimId}`} />
       </div>
       <p className="claim-statement" title={data.statement}>
-        {data.statement}
+        <InertLabel text={data.statement} />
       </p>
       {(showProjection || showDecision) && (
         <div className="claim-flags">

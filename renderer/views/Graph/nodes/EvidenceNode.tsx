@@ -2,6 +2,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { StateBadge } from '../../../components/Badges';
 import type { EvidenceFlowNode } from '../toFlow';
+import { InertLabel } from '../../../components/InertLabel';
 
 /** An exact evidence revision: lifecycle state, kind and how much its kind can carry. */
 export const EvidenceNode = memo(function EvidenceNode({ data, selected }: NodeProps<EvidenceFlowNode>) {
@@ -16,7 +17,7 @@ export const EvidenceNode = memo(function EvidenceNode({ data, selected }: NodeP
         <StateBadge state={data.state} testId={`graph-rev-state-${data.revisionId}`} />
       </div>
       <div className="evidence-title" title={data.title}>
-        {data.title}
+        <InertLabel text={data.title} />
       </div>
       <div className="row small muted">
         <span>{data.kind}</span>

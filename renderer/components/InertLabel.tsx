@@ -1,0 +1,26 @@
+import { useMemo } from 'react';
+import { inertSegments } from './inertText';
+
+/**
+ * A title or statement as inert text, on one line of a heading, row or node: like InertText, the
+ * invisible and control characters (bidi overrides, zero-width spaces) are shown as ⟨U+XXXX⟩
+ * markers, so `invoice_\u202Efdp.exe` cannot pass for `invoice_exe.pdf` (issue 12, hostile
+ * content). Text nodes only; nothing in it can create an element.
+ */
+export function InertLabel({ text }: { text: string }) {
+  const segments = useMemo(() => inertSegments(text), [text]);
+  if (segments.length === 1 && segments[0]!.kind === 'text') return <>{text}</>;
+  return (
+    <>
+      {segments.map((s, i) =>
+        s.kind === 'text' ? (
+          s.text
+        ) : (
+          <span key={i} className="hidden-char" title={`invisible character ${s.codePoint}`}>
+            ⟨{s.codePoint}⟩
+          </span>
+        ),
+      )}
+    </>
+  );
+}
