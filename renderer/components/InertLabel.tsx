@@ -1,15 +1,8 @@
 import { useMemo } from 'react';
-import { inertSegments } from './inertText';
+import { inertSegments, type InertSegment } from './inertText';
 
-/**
- * A title or statement as inert text, on one line of a heading, row or node: like InertText, the
- * invisible and control characters (bidi overrides, zero-width spaces) are shown as ⟨U+XXXX⟩
- * markers, so `invoice_\u202Efdp.exe` cannot pass for `invoice_exe.pdf` (issue 12, hostile
- * content). Text nodes only; nothing in it can create an element.
- */
-export function InertLabel({ text }: { text: string }) {
-  const segments = useMemo(() => inertSegments(text), [text]);
-  if (segments.length === 1 && segments[0]!.kind === 'text') return <>{text}</>;
+/** Segments as React nodes: text as text nodes, each invisible character as a visible marker. */
+export function SegmentNodes({ segments }: { segments: readonly InertSegment[] }) {
   return (
     <>
       {segments.map((s, i) =>
@@ -23,4 +16,15 @@ export function InertLabel({ text }: { text: string }) {
       )}
     </>
   );
+}
+
+/**
+ * A title or statement as inert text, on one line of a heading, row or node: like InertText, the
+ * invisible and control characters (bidi overrides, zero-width spaces) are shown as ⟨U+XXXX⟩
+ * markers, so `invoice_\u202Efdp.exe` cannot pass for `invoice_exe.pdf` (issue 12, hostile
+ * content). Text nodes only; nothing in it can create an element.
+ */
+export function InertLabel({ text }: { text: string }) {
+  const segments = useMemo(() => inertSegments(text), [text]);
+  return <SegmentNodes segments={segments} />;
 }

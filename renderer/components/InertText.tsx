@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { countHidden, inertSegments } from './inertText';
+import { SegmentNodes } from './InertLabel';
 
 // Rendering a megabyte of text in one <pre> stalls the window; the analyst can ask for the rest.
 const PREVIEW_CHARS = 100_000;
@@ -21,15 +22,7 @@ export function InertText({ content, testId }: { content: string; testId: string
         </p>
       )}
       <pre className="evidence-text" data-testid={testId}>
-        {segments.map((s, i) =>
-          s.kind === 'text' ? (
-            s.text
-          ) : (
-            <span key={i} className="hidden-char" title={`invisible character ${s.codePoint}`}>
-              ⟨{s.codePoint}⟩
-            </span>
-          ),
-        )}
+        <SegmentNodes segments={segments} />
       </pre>
       {content.length > PREVIEW_CHARS && !showAll && (
         <button type="button" className="secondary small" data-testid={`${testId}-show-all`} onClick={() => setShowAll(true)}>
