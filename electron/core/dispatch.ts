@@ -8,7 +8,7 @@ import {
   type ResponseOf,
 } from '../../shared/ipc/contract';
 import { illFormedText } from '../../shared/ipc/wellFormedText';
-import { boundedMessage, storageFailure, WorkbenchError } from './errors';
+import { boundedIssues, boundedMessage, storageFailure, WorkbenchError } from './errors';
 import type { Seat } from './session';
 
 export type Handler<C extends Channel> = (
@@ -56,14 +56,14 @@ export async function dispatch(
     const issues = toIssues(parsed.error);
     return {
       ok: false,
-      error: { code: 'VALIDATION', message: boundedMessage(`${channel}: invalid request: ${describeIssues(issues)}`), issues: issues.map((i) => ({ ...i, message: boundedMessage(i.message) })) },
+      error: { code: 'VALIDATION', message: boundedMessage(`${channel}: invalid request: ${describeIssues(issues)}`), issues: boundedIssues(issues) },
     };
   }
   const illFormed = illFormedText(parsed.data);
   if (illFormed.length > 0) {
     return {
       ok: false,
-      error: { code: 'VALIDATION', message: `${channel}: invalid request: ${describeIssues(illFormed)}`, issues: illFormed },
+      error: { code: 'VALIDATION', message: boundedMessage(`${channel}: invalid request: ${describeIssues(illFormed)}`), issues: boundedIssues(illFormed) },
     };
   }
   try {
@@ -80,7 +80,7 @@ export async function dispatch(
     if (known) {
       return {
         ok: false,
-        error: { code: known.code, message: boundedMessage(known.message), ...(known.issues ? { issues: known.issues.map((i) => ({ ...i, message: boundedMessage(i.message) })) } : {}) },
+        error: { code: known.code, message: boundedMessage(known.message), ...(known.issues ? { issues: boundedIssues(known.issues) } : {}) },
       };
     }
     session.log(`${channel}: ${(err as Error)?.stack ?? String(err)}`);

@@ -47,3 +47,22 @@ export function storageFailure(channel: string, err: unknown): WorkbenchError | 
 export const MAX_MESSAGE = 2000;
 export const boundedMessage = (message: string): string =>
   message.length <= MAX_MESSAGE ? message : `${message.slice(0, MAX_MESSAGE - 60)}… (${message.length - MAX_MESSAGE + 60} characters cut)`;
+
+const MAX_ISSUES = 10;
+const MAX_ISSUE_MESSAGE = 500;
+const MAX_PATH_KEY = 64;
+const MAX_PATH_DEPTH = 16;
+const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/**
+ * Issues as they leave: a few, each short, with short paths (a key of a request can be megabytes
+ * long, and 500 bad fields make 500 issues). Enough to point at what to fix; never an echo.
+ */
+export function boundedIssues(issues: readonly IssueDetail[]): IssueDetail[] {
+  const kept = issues.slice(0, MAX_ISSUES).map((i) => ({
+    path: i.path.slice(0, MAX_PATH_DEPTH).map((p) => (typeof p === 'string' ? cut(p, MAX_PATH_KEY) : p)),
+    message: cut(i.message, MAX_ISSUE_MESSAGE),
+  }));
+  if (issues.length > MAX_ISSUES) kept.push({ path: [], message: `and ${issues.length - MAX_ISSUES} more problems of the same request` });
+  return kept;
+}

@@ -3,7 +3,7 @@ import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { conflict, forbidden } from '../errors';
 import type { CaseDb } from '../store/caseFile';
-import { keyIdOf, publicKeyObject, verifySignature } from './keys';
+import { keyIdOf, publicKeyObject, verifySignature, type SigningKey } from './keys';
 import { assertOpenForChange } from './caseLock';
 
 export const GENESIS_HASH = '0'.repeat(64);
@@ -79,6 +79,18 @@ export const chainHash = (prevHash: string, hashBody: string): string => sha256H
 export const signedMessage = (hash: string): Buffer => Buffer.from(`erwb-receipt:v1:${hash}`, 'utf8');
 
 /**
+ * The acting reviewer's signing key, or the refusal appendReceipt would give: a caller about to
+ * write something before its receipt (a worker taking a lease) asks first, so a refusal writes
+ * nothing at all.
+ */
+export function signingKeyFor(ctx: ServiceContext, action: string): SigningKey {
+  if (!ctx.keyring) {
+    throw forbidden(`${action} refused: this session has no reviewer keys, so the change cannot be signed; open the case through a workbench session`);
+  }
+  return ctx.keyring.activeKey(ctx.db, ctx.actor.actorId, action);
+}
+
+/**
  * Appends one receipt, signed by the acting reviewer. Callers run it inside the same transaction
  * as the change it records, so a change without a receipt (or a receipt without its change) can
  * never be committed; and when this machine has no key for the reviewer it throws FORBIDDEN,
@@ -91,10 +103,7 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
   }
   // A FINAL case takes no change but its reopening (DESIGN §3.10).
   assertOpenForChange(db, input.action);
-  if (!ctx.keyring) {
-    throw forbidden(`${input.action} refused: this session has no reviewer keys, so the change cannot be signed; open the case through a workbench session`);
-  }
-  const key = ctx.keyring.activeKey(db, ctx.actor.actorId, input.action);
+  const key = signingKeyFor(ctx, input.action);
   const last = db.prepare('SELECT seq, actor, hash, signer, signature FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as
     | { seq: number; actor: string; hash: string; signer: string | null; signature: string | null }
     | undefined;

@@ -7,12 +7,12 @@ import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { conflict, forbidden } from '../errors';
-import { writeTransaction, type CaseDb } from '../store/caseFile';
+import { writeTransaction } from '../store/caseFile';
 import { assertRole, assertSeesAll, claimBasis, decisionFingerprint } from './claimBasis';
 import { loadVisibleRevision } from '../store/evidenceRows';
 import { maxFenceId } from '../store/fenceRows';
 import { liveProjection, loadProjectionStates } from './projection';
-import type { AffectedBinding } from './remediationRows';
+import { generationDigest, maxBindingId, type AffectedBinding } from './remediationRows';
 import { decisionState, type DecisionRow } from '../store/reviewRows';
 import { cannotResolve, fourEyesParties, loadRemediation, successorCandidates, toRemediationView, type LoadedRemediation } from './remediationView';
 
@@ -103,14 +103,6 @@ function writeGeneration(ctx: ServiceContext, channel: string, claimId: string, 
   return generation + 1;
 }
 
-const generationDigest = (db: CaseDb, claimId: string, generation: number): string =>
-  sha256Hex(
-    canonicalJson(
-      db
-        .prepare('SELECT binding_id, claim_id, generation, revision_id, relation, role, rationale FROM claim_binding WHERE claim_id = ? AND generation = ? ORDER BY binding_id')
-        .all(claimId, generation),
-    ),
-  );
 
 /** Recomputes and stores the new generation's projection (compare-and-swap on the version reviewed). */
 function storeProjection(ctx: ServiceContext, channel: string, claimId: string, expectedVersion: number) {
@@ -180,6 +172,8 @@ function resolve(
     .run(resolution, ctx.actor.actorId, ctx.now(), reason, generation, carried?.decision_id ?? null, r.row.remediation_id).changes;
   if (changed !== 1) throw conflict(`${channel}: remediation ${r.row.remediation_id} was resolved while you were deciding; reload it`);
   const swapped = next.filter((b) => b.replaces).map((b) => ({ replaces: b.replaces!, successor: b.revisionId }));
+  // The bindings this resolution wrote: later bindings of the same generation are other receipts' facts.
+  const bindingWatermark = maxBindingId(ctx.db, r.row.claim_id, generation);
   appendReceipt(ctx, {
     action: channel,
     targets: [
@@ -198,6 +192,7 @@ function resolve(
       carriedDecisionId: carried?.decision_id ?? null,
       fromGeneration: r.row.generation,
       toGeneration: generation,
+      bindingWatermark,
       successors: swapped,
       carriedBindings: next.filter((b) => !b.replaces).map((b) => b.revisionId),
       droppedBindings: dropped,
@@ -210,7 +205,7 @@ function resolve(
     pre: { claimId: r.row.claim_id, generation: r.row.generation },
     post: { claimId: r.row.claim_id, generation },
     artifacts: {
-      bindings: generationDigest(ctx.db, r.row.claim_id, generation),
+      bindings: generationDigest(ctx.db, r.row.claim_id, generation, bindingWatermark),
       ...(carried ? { decision: sha256Hex(canonicalJson(decisionState(carried))) } : {}),
     },
   });

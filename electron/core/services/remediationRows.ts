@@ -1,3 +1,5 @@
+import { canonicalJson } from '../../../shared/domain/canonical';
+import { sha256Hex } from '../crypto';
 import type { BindingRole, Relation, SupportProjection } from '../../../shared/domain/enums';
 import type { CaseDb } from '../store/caseFile';
 import type { FenceCause, FenceRow } from '../store/fenceRows';
@@ -118,3 +120,23 @@ export function openedRemediations(db: CaseDb, jobId: number): unknown[] {
     )
     .all(jobId);
 }
+
+/** The highest binding id of a claim's generation (0 when it has none). */
+export const maxBindingId = (db: CaseDb, claimId: string, generation: number): number =>
+  (db.prepare('SELECT COALESCE(MAX(binding_id), 0) FROM claim_binding WHERE claim_id = ? AND generation = ?').pluck().get(claimId, generation) as number);
+
+/**
+ * The digest of a generation's bindings up to a watermark, as a remediation resolution wrote them
+ * (and verify recomputes them). Without a watermark (receipts before it was recorded), all of them.
+ */
+export const generationDigest = (db: CaseDb, claimId: string, generation: number, watermark: number | null): string =>
+  sha256Hex(
+    canonicalJson(
+      db
+        .prepare(
+          `SELECT binding_id, claim_id, generation, revision_id, relation, role, rationale FROM claim_binding
+           WHERE claim_id = ? AND generation = ? AND (? IS NULL OR binding_id <= ?) ORDER BY binding_id`,
+        )
+        .all(claimId, generation, watermark, watermark),
+    ),
+  );

@@ -4,7 +4,7 @@ import { derivedFencesDigest, type ProjectionRecord } from '../worker/outbox';
 import { sha256Hex } from '../crypto';
 import type { CaseDb } from '../store/caseFile';
 import type { GateBlocker } from '../../../shared/ipc/channels/gate';
-import { openedRemediations, remediationById, remediationState } from './remediationRows';
+import { generationDigest, openedRemediations, remediationById, remediationState } from './remediationRows';
 import { decisionState, type DecisionRow } from '../store/reviewRows';
 
 /**
@@ -140,7 +140,7 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
     scope: 'each',
     tables: ['remediation', 'claim_binding', 'decision'],
     check: (db, r) => {
-      const b = r.body() as { remediationId: number; claimId: string; resolution: string; reason: string; toGeneration: number; carriedDecisionId: string | null };
+      const b = r.body() as { remediationId: number; claimId: string; resolution: string; reason: string; toGeneration: number; carriedDecisionId: string | null; bindingWatermark?: number };
       const row = remediationById(db, b.remediationId);
       if (!row) return `remediation ${b.remediationId} is missing`;
       const s = remediationState(row);
@@ -149,10 +149,9 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
       }
       const late = timeDiffers(r, s.resolvedAt, `the resolution of remediation ${b.remediationId}`);
       if (late) return late;
-      const bindings = db
-        .prepare('SELECT binding_id, claim_id, generation, revision_id, relation, role, rationale FROM claim_binding WHERE claim_id = ? AND generation = ? ORDER BY binding_id')
-        .all(b.claimId, b.toGeneration);
-      if (sha256Hex(canonicalJson(bindings)) !== r.artifacts.bindings) return `bindings of ${b.claimId} generation ${b.toGeneration} differ from what this receipt wrote`;
+      if (generationDigest(db, b.claimId, b.toGeneration, b.bindingWatermark ?? null) !== r.artifacts.bindings) {
+        return `bindings of ${b.claimId} generation ${b.toGeneration} differ from what this receipt wrote`;
+      }
       if (b.carriedDecisionId === null) return null;
       const d = db.prepare('SELECT * FROM decision WHERE decision_id = ?').get(b.carriedDecisionId) as DecisionRow | undefined;
       if (!d) return `carried decision ${b.carriedDecisionId} is missing`;

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { defaultUserDataDir } from '../paths';
 import { readPassphrase } from '../passphraseInput';
 import { Session } from '../session';
-import { claimNextJob, openJobCount, processJob, type WorkerOptions } from './outbox';
+import { claimJobToSign, openJobCount, processJob, type WorkerOptions } from './outbox';
 
 /**
  * The revocation worker as its own process: converges every open outbox job of one case file and
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   try {
     for (;;) {
       const ctx = seat.context();
-      const job = claimNextJob(ctx.db, opts);
+      const job = claimJobToSign(ctx, opts);
       if (!job) {
         const open = openJobCount(ctx.db);
         if (open === 0) break;

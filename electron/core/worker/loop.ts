@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkbenchError } from '../errors';
 import type { Session } from '../session';
-import { claimNextJob, processJob, type WorkerOptions } from './outbox';
+import { claimJobToSign, processJob, type WorkerOptions } from './outbox';
 
 /**
  * The background worker of a running workbench (Electron main process or the loopback host).
@@ -52,7 +52,7 @@ export function startWorkerLoop(session: Session, options: WorkerLoopOptions = {
     if (!session.casePath) return schedule(idleMs);
     try {
       const ctx = session.workerContext();
-      const job = claimNextJob(ctx.db, opts);
+      const job = claimJobToSign(ctx, opts);
       if (!job) return schedule(idleMs);
       const outcome = processJob(ctx, job, opts);
       if (!outcome.lost) state.jobsProcessed += 1;

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../../shared/domain/canonical';
-import { appendReceipt } from '../audit/receipts';
+import { appendReceipt, signingKeyFor } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { epochMs, derivedRevisions, fenceById, maxFenceId, writeFence, type FenceRow } from '../store/fenceRows';
@@ -251,10 +251,19 @@ export const openJobCount = (db: CaseDb): number =>
   (db.prepare(`SELECT COUNT(*) AS n FROM outbox_job WHERE status = 'OPEN'`).get() as { n: number }).n;
 
 /** Takes and processes up to `maxJobs` jobs now. */
+/**
+ * Takes the next job for `ctx`'s reviewer to converge, after making sure they can sign its
+ * receipt: a lease taken by someone who cannot sign would be a write with nothing to show for it.
+ */
+export function claimJobToSign(ctx: ServiceContext, opts: WorkerOptions): JobRow | null {
+  signingKeyFor(ctx, 'revocation:converge');
+  return claimNextJob(ctx.db, opts);
+}
+
 export function runWorker(ctx: ServiceContext, opts: WorkerOptions & { maxJobs: number }): WorkerRun {
   const jobs: JobOutcome[] = [];
   while (jobs.length < opts.maxJobs) {
-    const job = claimNextJob(ctx.db, opts);
+    const job = claimJobToSign(ctx, opts);
     if (!job) break;
     jobs.push(processJob(ctx, job, opts));
   }
