@@ -42,7 +42,11 @@ describe('ClaimPolicySchema', () => {
   });
 
   it('parses into the ClaimPolicy shape', () => {
+    // The type check holds at compile time (tsc); at run time, the parsed value must be one too.
     expectTypeOf<z.infer<typeof ClaimPolicySchema>>().toExtend<ClaimPolicy>();
+    const parsed: ClaimPolicy = ClaimPolicySchema.parse({ requiredKinds: ['telemetry'], quorumSize: 3 });
+    expect(Object.keys(parsed).sort()).toEqual(['minIndependentSources', 'quorumSize', 'requiredKinds']);
+    expect(parsed).toEqual({ minIndependentSources: 1, requiredKinds: ['telemetry'], quorumSize: 3 });
   });
 });
 

@@ -83,6 +83,20 @@ describe('remediation:retainCurrentRevision', () => {
     expect(tableDigest(tc.casePath)).toBe(before);
   });
 
+  it('refuses a foreign successor even when its revision number is higher than the one it would replace', async () => {
+    // Issue 13: with the lineage check disabled, the foreign successor above was still refused by
+    // another check (its revision number), so one with a higher number would have been accepted.
+    const x1 = await validatedRevision(tc, 'ev-x');
+    const x2 = await validatedSuccessor(tc, x1);
+    const x3 = await validatedSuccessor(tc, x2);
+    const { rem } = await remediationOnSupersede();
+    const before = tableDigest(tc.casePath);
+    const err = await errorOf('remediation:retainCurrentRevision', retain(rem, [x3]));
+    expect(err.code).toBe('CONFLICT');
+    expect(err.message).toContain(`${x3} belongs to lineage ev-x`);
+    expect(tableDigest(tc.casePath)).toBe(before);
+  });
+
   it('refuses a successor that is not usable, writing nothing', async () => {
     const { a2, rem } = await remediationOnSupersede({ validateSuccessor: false });
     expect(rem.affected[0]!.successors[0]).toMatchObject({ revisionId: a2, state: 'CANDIDATE', usable: false });

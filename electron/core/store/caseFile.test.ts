@@ -54,16 +54,18 @@ describe('case file store', () => {
     again.close();
   });
 
-  it('refuses a case file written by a newer version, naming both versions, and leaves it unchanged', () => {
-    const path = join(dir, 'future.case.sqlite');
+  // Exactly one version ahead too: an off-by-one in the refusal (`> LATEST + 1`) passed a suite
+  // that only tried files 7 and 210 versions ahead (issue 13).
+  it.each([1, 7])('refuses a case file written by a newer version (%i ahead), naming both versions, and leaves it unchanged', (ahead) => {
+    const path = join(dir, `future-${ahead}.case.sqlite`);
     createCaseFile(path).close();
     const raw = new Database(path);
-    raw.pragma(`user_version = ${LATEST_VERSION + 7}`);
+    raw.pragma(`user_version = ${LATEST_VERSION + ahead}`);
     raw.pragma('wal_checkpoint(TRUNCATE)');
     raw.close();
     const before = readFileSync(path);
     const err = refusal(() => openCaseFile(path));
-    expect(err.message).toContain(`schema ${LATEST_VERSION + 7}`);
+    expect(err.message).toContain(`schema ${LATEST_VERSION + ahead}`);
     expect(err.message).toContain('newer workbench');
     expect(readFileSync(path).equals(before)).toBe(true);
   });

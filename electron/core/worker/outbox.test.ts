@@ -146,3 +146,37 @@ describe('outbox worker', () => {
     );
   });
 });
+
+describe('compare-and-swap on the stored projection (issue 13)', () => {
+  it('a page whose read of a projection went stale loses: nothing of it is written and the job stays open', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const b = await validatedRevision(tc, 'ev-b');
+    await claimOn(tc, 'cl-1', [{ revisionId: a, role: 'REQUIRED' }, { revisionId: b, role: 'REQUIRED' }]);
+    await claimOn(tc, 'cl-2', [{ revisionId: a, role: 'REQUIRED' }, { revisionId: b, role: 'REQUIRED' }]);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: b, to: 'DISPUTED', reason: 'conflicting telemetry' });
+    drain();
+    expect(all('SELECT claim_id, version FROM support_projection ORDER BY claim_id')).toEqual([
+      { claim_id: 'cl-1', version: 1 },
+      { claim_id: 'cl-2', version: 1 },
+    ]);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged export' });
+    // Another writer moves cl-2's projection on after this page read it and before the page writes
+    // it: simulated by a trigger that fires when the page has written cl-1.
+    db().exec(`CREATE TEMP TRIGGER concurrent_writer AFTER INSERT ON projection_ledger WHEN NEW.claim_id = 'cl-1'
+      BEGIN UPDATE support_projection SET version = version + 1 WHERE claim_id = 'cl-2'; END`);
+    const facts = () => JSON.stringify([all('SELECT * FROM support_projection'), all('SELECT * FROM projection_ledger'), all('SELECT seq FROM audit_receipt')]);
+    const before = facts();
+    expect(() => drain()).toThrow(/projection of cl-2 moved past version 1/);
+    db().exec('DROP TRIGGER concurrent_writer');
+    // Only the lease it took is left (lease bookkeeping, not a fact); the page wrote nothing.
+    expect(facts()).toBe(before);
+    expect(one<{ n: number }>(`SELECT COUNT(*) AS n FROM outbox_job WHERE status = 'OPEN'`).n).toBe(1);
+    // Once its lease expires, the job is taken again and, without the interference, converges.
+    runWorker(tc.session.context(), { owner: 'test', maxJobs: 10, clock: () => Date.now() + 60_000 });
+    expect(all('SELECT claim_id, version FROM support_projection ORDER BY claim_id')).toEqual([
+      { claim_id: 'cl-1', version: 2 },
+      { claim_id: 'cl-2', version: 2 },
+    ]);
+  });
+});
