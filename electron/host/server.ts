@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp';
@@ -11,7 +11,23 @@ export const TOKEN_HEADER = 'x-workbench-token';
 /** Each browser tab names its own seat, so the reviewer unlocked in one tab never acts in another. */
 export const SEAT_HEADER = 'x-workbench-seat';
 const SEAT_ID = /^[A-Za-z0-9_-]{16,64}$/;
+/** A larger request body answers 413 and closes the connection instead of being read. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * How long one client may hold a connection. Node's own defaults (60 s for headers, 300 s for the
+ * whole request, checked every 30 s) let a client that dribbles its request keep a socket and a
+ * pending handler call open for minutes; tests pass small values.
+ */
+export interface HostTimeouts {
+  /** From connect, or from the first byte of a later request on the connection, until the headers are in; then 408. */
+  headersMs: number;
+  /** From the same start until the whole request, body included, is in; then 408. A slow handler is not cut. */
+  requestMs: number;
+  /** How long an idle kept-alive connection waits for its next request. */
+  keepAliveMs: number;
+}
+export const DEFAULT_HOST_TIMEOUTS: HostTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -30,6 +46,8 @@ export interface HostOptions {
   rendererDir?: string;
   port?: number;
   token?: string;
+  /** Any left out keep their DEFAULT_HOST_TIMEOUTS value. */
+  timeouts?: Partial<HostTimeouts>;
 }
 
 export interface RunningHost {
@@ -62,27 +80,64 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
 const forbidden = (res: ServerResponse, why: string) =>
   send(res, 403, JSON.stringify({ ok: false, error: { code: 'FORBIDDEN', message: `loopback host: ${why}` } }));
 
-function readBody(req: IncomingMessage): Promise<string> {
+const invalid = (res: ServerResponse, status: number, message: string) =>
+  send(res, status, JSON.stringify({ ok: false, error: { code: 'VALIDATION', message } }));
+
+/** Answers 413 and closes the connection, so whatever the client still sends is dropped, not read into memory. */
+function bodyTooLarge(res: ServerResponse, channel: string): void {
+  res.shouldKeepAlive = false;
+  invalid(res, 413, `${channel}: request body exceeds 8 MiB (${MAX_BODY_BYTES} bytes); send less`);
+}
+
+const declaresTooLarge = (req: IncomingMessage) => Number(req.headers['content-length']) > MAX_BODY_BYTES;
+
+/** decodeURIComponent, or null for a malformed escape such as `%zz`, where it would throw. */
+function decodePath(path: string): string | null {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The request body as text, or null once more than MAX_BODY_BYTES have arrived: from then on the
+ * chunks are dropped as they come instead of kept.
+ */
+function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const collect = (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new Error(`request body exceeds ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
+        // Stop reading: the 413 closes the connection, and the rest is never taken off the socket.
+        req.off('data', collect);
+        req.pause();
+        chunks.length = 0;
+        resolveBody(null);
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', collect);
     req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('error', (err) => reject(new Error(`request body cut off after ${size} bytes: ${err.message}`)));
+    // Node reports a connection cut by the request timeout as 'error'; a close without 'end' must not hang either.
+    req.on('close', () => {
+      if (!req.complete) reject(new Error(`request body cut off after ${size} bytes`));
+    });
   });
 }
 
 function serveStatic(res: ServerResponse, rendererDir: string, urlPath: string): void {
   const root = resolve(rendererDir);
-  const rel = urlPath === '/' ? 'index.html' : decodeURIComponent(urlPath).replace(/^\/+/, '');
+  const decoded = decodePath(urlPath);
+  if (decoded === null) {
+    send(res, 400, "bad request: the path has a malformed percent-escape; write '%' as %25", 'text/plain; charset=utf-8');
+    return;
+  }
+  const rel = urlPath === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
   const file = normalize(join(root, rel));
   if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
     send(res, 404, 'not found', 'text/plain; charset=utf-8');
@@ -98,10 +153,18 @@ function serveStatic(res: ServerResponse, rendererDir: string, urlPath: string):
  */
 export async function startHost(options: HostOptions): Promise<RunningHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
+  const timeouts = { ...DEFAULT_HOST_TIMEOUTS, ...options.timeouts };
   let allowedHosts = new Set<string>();
   let allowedOrigins = new Set<string>();
 
-  const server = createServer(async (req, res) => {
+  const serverOptions: ServerOptions = {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // Node looks for expired requests only this often (every 30 s unless told), so it bounds how late a 408 comes.
+    connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersMs / 4))),
+  };
+  const server = createServer(serverOptions, async (req, res) => {
     try {
       const host = req.headers.host ?? '';
       if (!allowedHosts.has(host)) return forbidden(res, `Host ${JSON.stringify(host).slice(0, 80)} is not this loopback host`);
@@ -109,35 +172,51 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       if (origin !== undefined && !allowedOrigins.has(origin)) {
         return forbidden(res, `Origin ${JSON.stringify(origin).slice(0, 80)} may not call the workbench`);
       }
+      // An absolute-form target such as `http://[` passes Node's parser but not URL.
+      if (!URL.canParse(req.url ?? '/', `http://${host}`)) return send(res, 400, 'bad request: the request target is not a URL', 'text/plain; charset=utf-8');
       const url = new URL(req.url ?? '/', `http://${host}`);
       if (url.pathname.startsWith('/api/')) {
         if (!tokenMatches(token, req.headers[TOKEN_HEADER] as string | undefined)) {
           return forbidden(res, 'missing or wrong launch token');
         }
-        if (req.method !== 'POST') return send(res, 405, JSON.stringify({ ok: false, error: { code: 'VALIDATION', message: 'use POST' } }));
-        const channel = decodeURIComponent(url.pathname.slice('/api/'.length));
+        if (req.method !== 'POST') return invalid(res, 405, 'use POST');
+        const channel = decodePath(url.pathname.slice('/api/'.length));
+        if (channel === null) {
+          const path = JSON.stringify(url.pathname).slice(0, 80);
+          return invalid(res, 400, `loopback host: path ${path} has a malformed percent-escape; name the channel as /api/<channel>, with '%' written %25`);
+        }
+        if (declaresTooLarge(req)) return bodyTooLarge(res, channel);
         const raw = await readBody(req);
+        if (raw === null) return bodyTooLarge(res, channel);
         let body: unknown;
         try {
           body = raw.length ? JSON.parse(raw) : {};
         } catch {
-          return send(res, 400, JSON.stringify({ ok: false, error: { code: 'VALIDATION', message: `${channel}: request body is not JSON` } }));
+          return invalid(res, 400, `${channel}: request body is not JSON`);
         }
         const seatId = req.headers[SEAT_HEADER];
         if (seatId !== undefined && (typeof seatId !== 'string' || !SEAT_ID.test(seatId))) {
-          return send(res, 400, JSON.stringify({ ok: false, error: { code: 'VALIDATION', message: `${SEAT_HEADER} must be 16 to 64 letters, digits, '-' or '_'` } }));
+          return invalid(res, 400, `${SEAT_HEADER} must be 16 to 64 letters, digits, '-' or '_'`);
         }
         const seat = options.session.seat(seatId ? `tab:${seatId}` : 'loopback');
         const envelope = await dispatch(options.handlers, seat, channel, body);
         return send(res, 200, JSON.stringify(envelope));
       }
       if (req.method !== 'GET') return send(res, 405, 'method not allowed', 'text/plain; charset=utf-8');
+      // Browsers ask for it on every load whatever the page links; No Content keeps a 404 out of the console.
+      if (url.pathname === '/favicon.ico') return send(res, 204, '', 'text/plain; charset=utf-8');
       if (!options.rendererDir) return send(res, 404, 'no renderer build is served', 'text/plain; charset=utf-8');
       serveStatic(res, options.rendererDir, url.pathname);
     } catch (err) {
       options.session.log(`loopback host: ${(err as Error).message}`);
-      if (!res.headersSent) send(res, 500, JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: 'loopback host error' } }));
+      if (!res.headersSent && !res.destroyed) send(res, 500, JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: 'loopback host error' } }));
     }
+  });
+
+  // A client that asks before uploading (curl does above 1 MiB) hears 413 instead of 100 Continue.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!declaresTooLarge(req)) res.writeContinue();
+    server.emit('request', req, res);
   });
 
   await new Promise<void>((ok, fail) => {

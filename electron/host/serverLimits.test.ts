@@ -1,0 +1,259 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { HandlerTable } from '../core/dispatch';
+import { handlers } from '../core/handlers';
+import { testSession } from '../testing/testCase';
+import { startHost, type HostTimeouts, type RunningHost } from './server';
+
+/** What came back on one raw connection, and whether the host had closed it by `giveUpMs`. */
+interface Reply {
+  status: number;
+  headers: string;
+  body: string;
+  closed: boolean;
+  ms: number;
+}
+
+/** The payload of a chunked HTTP/1.1 body (the host streams its answers chunked). */
+function dechunk(raw: string): string {
+  let out = '';
+  let rest = raw;
+  for (;;) {
+    const eol = rest.indexOf('\r\n');
+    const size = eol < 0 ? 0 : parseInt(rest.slice(0, eol), 16);
+    if (!size) return out;
+    out += rest.slice(eol + 2, eol + 2 + size);
+    rest = rest.slice(eol + 2 + size + 2);
+  }
+}
+
+interface RawClient {
+  write: (bytes: string) => void;
+  closed: () => boolean;
+}
+
+/**
+ * A raw TCP client, so a test can send half a request or dribble one: `talk` runs once connected
+ * and may keep writing; the reply is whatever the host sent until it closed the connection.
+ */
+function exchange(port: number, talk: (client: RawClient) => unknown, giveUpMs = 5_000): Promise<Reply> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1');
+    const finish = (closed: boolean) => {
+      clearTimeout(giveUp);
+      socket.destroy();
+      const [headers = '', ...rest] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      const raw = rest.join('\r\n\r\n');
+      const body = /^transfer-encoding: chunked$/im.test(headers) ? dechunk(raw) : raw;
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1] ?? 0), headers, body, closed, ms: Date.now() - started });
+    };
+    const giveUp = setTimeout(() => finish(false), giveUpMs);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => {});
+    socket.on('close', () => finish(true));
+    socket.on('connect', () => {
+      const client: RawClient = { write: (bytes) => void (!socket.destroyed && socket.write(bytes)), closed: () => socket.destroyed };
+      void Promise.resolve(talk(client)).catch(() => {});
+    });
+  });
+}
+
+/** Writes a byte every `everyMs` for as long as the host keeps the connection open. */
+async function dribble(client: RawClient, everyMs = 50): Promise<void> {
+  while (!client.closed()) {
+    client.write('x');
+    await sleep(everyMs);
+  }
+}
+
+/** The host's limit, written out: the test holds the host to the number its message promises. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const SHORT: HostTimeouts = { headersMs: 300, requestMs: 600, keepAliveMs: 300 };
+const SLACK_MS = 500;
+
+let dir: string;
+let lockCalls = 0;
+let lockDelayMs = 0;
+/** The real table, except that actor:lock counts its calls and can be made slow. */
+const counting: HandlerTable = {
+  ...handlers,
+  'actor:lock': async () => {
+    lockCalls += 1;
+    await sleep(lockDelayMs);
+    return { locked: true as const };
+  },
+};
+let host: RunningHost;
+let slowHost: RunningHost;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'erwb-host-'));
+  const rendererDir = join(dir, 'renderer');
+  mkdirSync(rendererDir);
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>workbench</title>');
+  const session = testSession({ userDataDir: join(dir, 'user') });
+  host = await startHost({ session, handlers: counting, rendererDir });
+  slowHost = await startHost({ session, handlers: counting, rendererDir, timeouts: SHORT });
+});
+afterAll(async () => {
+  await host.close();
+  await slowHost.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  lockCalls = 0;
+  lockDelayMs = 0;
+});
+
+const post = (h: RunningHost, path: string, headers: string) =>
+  `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${h.port}\r\nx-workbench-token: ${h.token}\r\ncontent-type: application/json\r\n${headers}\r\n`;
+const get = (h: RunningHost, path: string) => `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1:${h.port}\r\nconnection: close\r\n\r\n`;
+
+describe('request bodies over 8 MiB', () => {
+  const tooLarge = { ok: false, error: { code: 'VALIDATION', message: 'actor:lock: request body exceeds 8 MiB (8388608 bytes); send less' } };
+
+  it('answer 413 with the envelope as soon as Content-Length says so, run no handler, and close', async () => {
+    // Only the first KiB of the declared body is ever sent: the answer cannot have waited for the rest.
+    const reply = await exchange(host.port, ({ write }) => write(post(host, '/api/actor:lock', `content-length: ${MAX_BODY_BYTES + 1}\r\n`) + '{'.padEnd(1024, ' ')));
+    expect(reply).toMatchObject({ status: 413, closed: true });
+    expect(reply.headers).toMatch(/^connection: close$/im);
+    expect(JSON.parse(reply.body)).toEqual(tooLarge);
+    expect(lockCalls).toBe(0);
+  });
+
+  it('answer 413 instead of 100 Continue to a client that asks before uploading', async () => {
+    const reply = await exchange(host.port, ({ write }) => write(post(host, '/api/actor:lock', `content-length: ${MAX_BODY_BYTES + 1}\r\nexpect: 100-continue\r\n`)));
+    expect(reply).toMatchObject({ status: 413, closed: true });
+    expect(reply.headers).not.toContain('100 Continue');
+    expect(lockCalls).toBe(0);
+  });
+
+  it('answer 413 once a streamed body of no declared length passes 8 MiB, and stop reading it', async () => {
+    // A body four times the limit, sent with no Content-Length, in chunks as the host takes them.
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    let pulled = 0;
+    const streamed = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 4 * MAX_BODY_BYTES) return controller.close();
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`http://127.0.0.1:${host.port}/api/actor:lock`, {
+      method: 'POST',
+      headers: { 'x-workbench-token': host.token, 'content-type': 'application/json' },
+      body: streamed,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    expect(await res.json()).toEqual(tooLarge);
+    expect(lockCalls).toBe(0);
+    // The host stopped reading at the limit: the client pushed that plus what the sockets' buffers took.
+    expect(pulled).toBeLessThan(2 * MAX_BODY_BYTES);
+  });
+
+  it('still carry a body of exactly 8 MiB to the handler', async () => {
+    const res = await fetch(`http://127.0.0.1:${host.port}/api/actor:lock`, {
+      method: 'POST',
+      headers: { 'x-workbench-token': host.token, 'content-type': 'application/json' },
+      body: '{}'.padEnd(MAX_BODY_BYTES, ' '),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, value: { locked: true } });
+    expect(lockCalls).toBe(1);
+  });
+});
+
+describe('slow clients', () => {
+  it('a body dribbled a byte at a time is cut with 408 once the request timeout passes', async () => {
+    const reply = await exchange(slowHost.port, async (client) => {
+      client.write(post(slowHost, '/api/actor:lock', 'content-length: 1000\r\n'));
+      await dribble(client);
+    });
+    expect(reply).toMatchObject({ status: 408, closed: true });
+    expect(reply.ms).toBeGreaterThanOrEqual(SHORT.requestMs - 50);
+    expect(reply.ms).toBeLessThan(SHORT.requestMs + SLACK_MS);
+    expect(lockCalls).toBe(0);
+  });
+
+  it('headers dribbled a byte at a time are cut with 408 once the headers timeout passes', async () => {
+    const reply = await exchange(slowHost.port, async (client) => {
+      client.write(`POST /api/actor:lock HTTP/1.1\r\nhost: 127.0.0.1:${slowHost.port}\r\nx-dribble: `);
+      await dribble(client);
+    });
+    expect(reply).toMatchObject({ status: 408, closed: true });
+    expect(reply.ms).toBeGreaterThanOrEqual(SHORT.headersMs - 50);
+    expect(reply.ms).toBeLessThan(SHORT.headersMs + SLACK_MS);
+    expect(lockCalls).toBe(0);
+  });
+
+  it('a connection that never sends a request is closed once the headers timeout passes', async () => {
+    const reply = await exchange(slowHost.port, () => {});
+    expect(reply.closed).toBe(true);
+    expect(reply.ms).toBeLessThan(SHORT.headersMs + SLACK_MS);
+  });
+
+  it('an idle kept-alive connection is closed after the keep-alive timeout', async () => {
+    const reply = await exchange(slowHost.port, ({ write }) => write(post(slowHost, '/api/actor:lock', 'content-length: 2\r\n') + '{}'));
+    expect(reply).toMatchObject({ status: 200, closed: true });
+    expect(reply.ms).toBeLessThan(SHORT.keepAliveMs + 1_000 + SLACK_MS);
+  });
+
+  it('a handler slower than the request timeout is not cut: the timeouts bound the client, not the work', async () => {
+    lockDelayMs = SHORT.requestMs * 2;
+    const reply = await exchange(slowHost.port, ({ write }) => write(post(slowHost, '/api/actor:lock', 'content-length: 2\r\nconnection: close\r\n') + '{}'));
+    expect(reply).toMatchObject({ status: 200, closed: true });
+    expect(JSON.parse(reply.body)).toEqual({ ok: true, value: { locked: true } });
+    expect(lockCalls).toBe(1);
+  });
+});
+
+describe('malformed request targets', () => {
+  it.each(['/api/%E0%A4%A', '/api/%zz', '/api/actor%3Alock%'])('%s answers 400 with a VALIDATION envelope, not 500', async (path) => {
+    const reply = await exchange(host.port, ({ write }) => write(post(host, path, 'content-length: 2\r\nconnection: close\r\n') + '{}'));
+    expect(reply.status).toBe(400);
+    const envelope = JSON.parse(reply.body);
+    expect(envelope).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(envelope.error.message).toContain('malformed percent-escape');
+    expect(lockCalls).toBe(0);
+  });
+
+  it.each(['/%zz', '/assets/%E0%A4%A'])('the static path %s answers a plain 400, not 500', async (path) => {
+    const reply = await exchange(host.port, ({ write }) => write(get(host, path)));
+    expect(reply.status).toBe(400);
+    expect(reply.headers).toMatch(/^content-type: text\/plain/im);
+    expect(reply.body).toContain('malformed percent-escape');
+  });
+
+  it('an absolute-form target that is no URL answers 400, not 500', async () => {
+    const reply = await exchange(host.port, ({ write }) => write(get(host, 'http://[')));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toContain('not a URL');
+  });
+
+  it('the token is still checked first: a malformed API path without it is 403', async () => {
+    const reply = await exchange(host.port, ({ write }) => write(`POST /api/%zz HTTP/1.1\r\nhost: 127.0.0.1:${host.port}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`));
+    expect(reply.status).toBe(403);
+  });
+});
+
+describe('/favicon.ico', () => {
+  it('answers 204 No Content instead of 404, with or without a renderer build', async () => {
+    const apiOnly = await startHost({ session: testSession({ userDataDir: join(dir, 'api-only') }), handlers: counting });
+    try {
+      for (const h of [host, apiOnly]) {
+        const reply = await exchange(h.port, ({ write }) => write(get(h, '/favicon.ico')));
+        expect(reply).toMatchObject({ status: 204, body: '' });
+      }
+    } finally {
+      await apiOnly.close();
+    }
+  });
+});
