@@ -1,0 +1,25 @@
+import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
+import base from './vitest.config';
+
+/**
+ * The suite Stryker runs for each mutant (stryker.config.mjs): the unit suite without the files
+ * that start other processes. A child process runs the code as it is on disk, never the mutant
+ * active in the test runner, so those files can only slow a mutation run down (and the one that
+ * runs as an unprivileged user cannot enter Stryker's private sandbox).
+ */
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      exclude: [
+        ...configDefaults.exclude,
+        'electron/core/audit/tamper.test.ts',
+        'electron/core/worker/crash.test.ts',
+        'electron/host/contention.test.ts',
+        'electron/host/entryPoints.test.ts',
+        'electron/host/identity.test.ts',
+        'electron/host/oddFiles.test.ts',
+      ],
+    },
+  }),
+);
