@@ -91,6 +91,7 @@ describe('quorumOutcome: other sizes', () => {
 
   it.each([0, -1, 2.5, Number.NaN])('rejects quorum size %s', (size) => {
     expect(() => quorumOutcome([], size)).toThrow(RangeError);
+    expect(() => quorumOutcome([], size)).toThrow(`quorumOutcome: quorum size must be a positive integer, got ${size}`);
   });
 });
 

@@ -212,3 +212,18 @@ describe('usability: properties', () => {
     );
   });
 });
+
+describe('usability: what the reasons say (an analyst reads them; issue 13 survivors)', () => {
+  it.each([
+    ['a tenant outside a clearance with several tenants', { ...good, tenant: 'globex' }, { ...ctx, clearance: { tenants: ['acme', 'initech'], maxClassification: 'confidential' } }, 'AUTHORIZED', 'tenant globex is outside clearance (tenants: acme, initech)'],
+    ['a clearance with no tenant at all', good, { ...ctx, clearance: { tenants: [], maxClassification: 'confidential' } }, 'AUTHORIZED', 'tenant acme is outside clearance (tenants: none)'],
+    ['no recorded applicability', { ...good, appliesTo: [] }, { ...ctx, scope: ['svc-backup', 'HOST-FS01'] }, 'APPLICABLE', 'no applicability scope recorded; claim scope is svc-backup, HOST-FS01'],
+    ['an applicability outside the claim scope', { ...good, appliesTo: ['DC01', 'DC02'] }, { ...ctx, scope: ['svc-backup', 'HOST-FS01'] }, 'APPLICABLE', 'applies to DC01, DC02; none of the claim scope svc-backup, HOST-FS01'],
+  ] as const)('%s', (_label, e, c, conjunct, message) => {
+    expect(usability(e, c).reasons).toEqual([{ conjunct, message }]);
+  });
+
+  it('a clock that is not a timestamp is refused, naming what it got', () => {
+    expect(() => usability(good, { ...ctx, now: 'tomorrow' })).toThrow('usability: now is not an ISO-8601 timestamp: "tomorrow"');
+  });
+});
