@@ -143,6 +143,10 @@ test('audit view: signed chain verified, head copied and checked, a forged head 
   await audit.open();
   await expect(audit.status).toContainText('Verified');
   const head = await app.ok('audit:head', {});
+  // The window verified the case in full when it opened, so this one is routine: nothing new since.
+  await expect(page.getByTestId('audit-scope')).toContainText(`nothing was added since this machine verified the chain through seq ${head.seq}`);
+  await page.getByTestId('audit-verify-full').click();
+  await expect(page.getByTestId('audit-scope')).toContainText('Full: the whole chain and every row were checked.');
   await expect(audit.status).toContainText(`${head.seq} Ed25519 signatures checked`);
   await expect(audit.head).toHaveText(head.head);
   await page.getByTestId('audit-head-copy').click();

@@ -74,7 +74,7 @@ export async function verifyCaseFile(path: string, options: VerifyFileOptions = 
       const { marks, routine, ...verifyOptions } = options;
       const v = await inReadSnapshot(db, () => verifyFromMark(db, { marks: marks ?? null, full: !routine, now: () => new Date().toISOString(), options: verifyOptions }));
       const scope = v.routine
-        ? `routine: receipts ${v.routine.since + 1}..${v.length} since this machine verified through seq ${v.routine.since} (${v.routine.markedAt}); without --routine everything is re-read`
+        ? `routine: ${v.length > v.routine.since ? `receipts ${v.routine.since + 1}..${v.length}` : 'nothing added'} since this machine verified through seq ${v.routine.since} (${v.routine.markedAt}); without --routine everything is re-read`
         : 'full';
       const summary = v.ok
         ? `${name}: audit chain verifies (${scope}): ${v.length} receipts, ${v.signatures.verified} signatures (${v.signatures.mode}), ${v.fingerprints.checked} state fingerprints recomputed (${v.fingerprints.unchecked} unchecked); head ${v.head}; root key ${v.rootKey}`

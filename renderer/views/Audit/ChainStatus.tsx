@@ -22,7 +22,7 @@ export function ChainStatus({ chain }: { chain: ChainVerification }) {
             {MODE_LABEL[chain.signatures.mode]}), {chain.fingerprints.checked} state fingerprints and digests recomputed and matched.{' '}
             <span data-testid="audit-scope">
               {chain.routine
-                ? `Routine: receipts ${chain.routine.since + 1}–${chain.length} were checked, after this machine verified the chain through seq ${chain.routine.since}${chain.routine.markedAt ? ` (${chain.routine.markedAt})` : ''}; rows written before that were not re-read. "Full verification" re-reads everything.`
+                ? `Routine: ${chain.length > chain.routine.since ? `receipts ${chain.routine.since + 1}–${chain.length} were checked` : 'nothing was added'} since this machine verified the chain through seq ${chain.routine.since}${chain.routine.markedAt ? ` (${chain.routine.markedAt})` : ''}; rows written before that were not re-read. "Full verification" re-reads everything.`
                 : 'Full: the whole chain and every row were checked.'}
             </span>
           </>
