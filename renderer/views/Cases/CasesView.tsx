@@ -29,7 +29,7 @@ export function CasesView() {
             <div className="row" data-testid="acting-reviewer">
               <span className="grow">
                 Acting as <b>{caseInfo.actor.displayName}</b> ({caseInfo.actor.role}, up to {caseInfo.actor.maxClassification}); {actors.length}{' '}
-                reviewer profiles in this case. To act as someone else, lock this window and unlock as them.
+                reviewer profile{actors.length === 1 ? '' : 's'} in this case. To act as someone else, lock this window and unlock as them.
               </span>
               <button type="button" data-testid="lock-window" onClick={() => void lock()}>
                 Lock window
