@@ -15,6 +15,7 @@ const DemoSeed = z.object({
     name: z.string(),
     description: z.string(),
     admin: z.object({ actorId: z.string(), displayName: z.string(), passphrase: z.string() }),
+    homeScope: z.unknown().optional(),
   }),
   steps: z.array(
     z.object({

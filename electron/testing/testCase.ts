@@ -6,6 +6,7 @@ import { handlers } from '../core/handlers';
 import type { ScryptCost } from '../core/audit/sealedKey';
 import { Session, type Seat, type SessionOptions } from '../core/session';
 import type { Channel, RequestOf, ResponseOf } from '../../shared/ipc/contract';
+import type { HomeScope } from '../../shared/domain/schemas';
 
 /**
  * Every reviewer a test creates has this passphrase unless the test is about passphrases; tests
@@ -34,7 +35,14 @@ export interface TestCase {
   cleanup: () => void;
 }
 
-export async function createTestCase(options: { now?: () => string } = {}): Promise<TestCase> {
+/**
+ * Test cases work in tenant acme up to internal, as most fixtures do: names chosen there by acme
+ * reviewers are kept as chosen. Pass `homeScope` to test another (the product's default is the
+ * whole case).
+ */
+export const TEST_HOME_SCOPE: HomeScope = { tenants: ['acme'], maxClassification: 'internal' };
+
+export async function createTestCase(options: { now?: () => string; homeScope?: HomeScope } = {}): Promise<TestCase> {
   const dir = mkdtempSync(join(tmpdir(), 'erwb-test-'));
   const casePath = join(dir, 'test.case.sqlite');
   const session = testSession({ userDataDir: join(dir, 'user'), ...(options.now ? { now: options.now } : {}) }).seat('test');
@@ -44,7 +52,7 @@ export async function createTestCase(options: { now?: () => string } = {}): Prom
     if (!envelope.ok) throw Object.assign(new Error(`${envelope.error.code}: ${envelope.error.message}`), { envelope });
     return envelope.value as ResponseOf<C>;
   };
-  await call('case:create', { path: casePath, name: 'Test case', admin: { actorId: 'admin', displayName: 'Admin', passphrase: TEST_PASSPHRASE } });
+  await call('case:create', { path: casePath, name: 'Test case', admin: { actorId: 'admin', displayName: 'Admin', passphrase: TEST_PASSPHRASE }, homeScope: options.homeScope ?? TEST_HOME_SCOPE });
   return {
     session,
     dir,

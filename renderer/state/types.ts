@@ -56,7 +56,7 @@ export interface CaseSlice {
   caseError: string | null;
   loadCase: () => Promise<void>;
   openCase: (path: string) => Promise<void>;
-  createCase: (request: { path: string; name: string; description: string; admin: { actorId: string; displayName: string; passphrase: string } }) => Promise<boolean>;
+  createCase: (request: RequestOf<'case:create'>) => Promise<boolean>;
   /** Why the last unlock was refused (wrong passphrase, no key on this machine). */
   unlockError: string | null;
   /** Unlocks a reviewer's key in this window; true when this window now acts as them. */

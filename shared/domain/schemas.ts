@@ -11,29 +11,45 @@ import {
   TrustTier,
 } from './enums';
 
-/** ids are short, printable and free of path or markup characters: they appear in receipts. */
+/**
+ * ids are short, printable and free of path or markup characters: they appear in receipts. A '~'
+ * appears only in ids the case qualified with the scope they were created in (see ChosenName).
+ */
 export const Id = z
   .string()
   .min(1)
+  .max(180)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@~-]*$/, 'use letters, digits and . _ : @ - only');
+
+/**
+ * A name a user chooses for a new claim: an Id without '~', which the case reserves for the scope
+ * qualifier it appends to names chosen outside its home scope (issue 9.7: a name taken in a
+ * tenant or classification you cannot see must not answer differently from a free one).
+ */
+export const ChosenName = z
+  .string()
+  .min(1)
   .max(128)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/, 'use letters, digits and . _ : @ - only');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/, "use letters, digits and . _ : @ - only ('~' is reserved)");
 export const IsoTime = z.iso.datetime({ offset: true });
 
 /**
  * One grammar for evidence ids, used on the way in and everywhere after (issue 12.4): an evidence
  * id never contains '@', which separates it from the revision number in a revision id, so an id
  * accepted by evidence:ingest is always usable in `<evidence_id>@<revision>` on every channel.
+ * A chosen id never contains '~' either; the case may append `~<scope>` to it (ChosenName).
  */
-const EVIDENCE_ID = '[A-Za-z0-9][A-Za-z0-9._:-]*';
+const EVIDENCE_NAME = '[A-Za-z0-9][A-Za-z0-9._:-]*';
+const SCOPE_QUALIFIER = '(?:~[A-Za-z0-9][A-Za-z0-9_-]{0,31}\\.[a-z]{1,16})?';
 export const EvidenceId = z
   .string()
   .min(1)
   .max(120)
-  .regex(new RegExp(`^${EVIDENCE_ID}$`), "use letters, digits and . _ : - only (no '@': it separates the revision number)");
+  .regex(new RegExp(`^${EVIDENCE_NAME}$`), "use letters, digits and . _ : - only (no '@': it separates the revision number; '~' is reserved)");
 export const RevisionId = z
   .string()
-  .max(131)
-  .regex(new RegExp(`^(?=[^@]{1,120}@)${EVIDENCE_ID}@[1-9][0-9]{0,8}$`), 'expected <evidence_id>@<revision>');
+  .max(180)
+  .regex(new RegExp(`^(?=[^@~]{1,120}[@~])${EVIDENCE_NAME}${SCOPE_QUALIFIER}@[1-9][0-9]{0,8}$`), 'expected <evidence_id>@<revision>');
 
 /** Free text of a field that names or labels something (a tenant, a source, a producer). */
 export const Label = z.string().min(1).max(512);
@@ -46,6 +62,20 @@ export const ActorView = z.object({
   maxClassification: Classification,
 });
 export type ActorView = z.infer<typeof ActorView>;
+
+/**
+ * The tenants and classification ceiling a case mostly works in, declared at case:create. Names
+ * chosen for items inside it, by reviewers cleared for all of it, are kept as chosen; others are
+ * qualified with their scope (electron/core/services/scopedNames.ts).
+ */
+export const HomeScope = z
+  .object({
+    tenants: z.array(z.string().min(1).max(128)).min(1).max(100),
+    maxClassification: Classification,
+  })
+  .strict();
+export type HomeScope = z.infer<typeof HomeScope>;
+export const WHOLE_CASE_SCOPE: HomeScope = { tenants: ['*'], maxClassification: 'restricted' };
 
 export const ValidityContext = z.object({
   sourceType: Label,

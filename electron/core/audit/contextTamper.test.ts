@@ -33,6 +33,10 @@ const EDITS: [what: string, sql: string, expected: string][] = [
     `INSERT INTO evidence_transition (revision_id, from_state, to_state, reason, actor, at) SELECT revision_id, 'VALIDATED', 'REVOKED', 'quietly', 'bob', '2026-11-21T00:00:00Z' FROM evidence_revision LIMIT 1`,
     'lifecycle transition rows for',
   ],
+  // Issue 9.7: the home scope decides which chosen ids are kept bare; widening it would let a
+  // name taken out of sight answer "already exists" again, and a stray key is a fact no receipt wrote.
+  ['the home scope widened', `UPDATE case_meta SET value = '{"tenants":["*"],"maxClassification":"restricted"}' WHERE key = 'home_scope'`, 'case identity differs'],
+  ['a case_meta key added', `INSERT INTO case_meta (key, value) VALUES ('home_scope_override', 'x')`, 'case_meta holds "home_scope_override"'],
 ];
 
 describe('verify holds every evidence column to its ingest receipt', () => {

@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../../shared/domain/canonical';
 import { sha256Hex } from '../crypto';
 import type { CaseDb } from '../store/caseFile';
+import { CASE_META_KEYS } from '../store/caseMetaRows';
 import { decisionState, voteState, type DecisionRow, type VoteRow } from '../store/reviewRows';
 import type { ValidityContext } from '../../../shared/domain/schemas';
 import { toContext, type RevisionRow } from '../store/evidenceRows';
@@ -234,8 +235,11 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     tables: ['case_meta'],
     check: (db, r) => {
       const rows = db.prepare('SELECT key, value FROM case_meta').all() as { key: string; value: string }[];
+      const stray = rows.find((x) => !(CASE_META_KEYS as readonly string[]).includes(x.key));
+      if (stray) return `case_meta holds ${JSON.stringify(stray.key)}, which no receipt wrote`;
       const m = Object.fromEntries(rows.map((x) => [x.key, x.value]));
-      return postDiffers(r, { caseId: m.case_id, name: m.name, description: m.description, createdAt: m.created_at }, 'case identity');
+      const homeScope = m.home_scope === undefined ? undefined : (JSON.parse(m.home_scope) as unknown);
+      return postDiffers(r, { caseId: m.case_id, name: m.name, description: m.description, createdAt: m.created_at, homeScope }, 'case identity');
     },
   },
   {

@@ -1,4 +1,5 @@
 import type { CaseInfo } from '../../../shared/ipc/channels/case';
+import { WHOLE_CASE_SCOPE } from '../../../shared/domain/schemas';
 import type { HandlersFor } from '../dispatch';
 import { aclFilter } from '../store/acl';
 import { createActor } from '../services/actors';
@@ -20,6 +21,7 @@ function caseInfo(seat: Seat): CaseInfo {
     caseId: meta.caseId,
     name: meta.name,
     description: meta.description,
+    homeScope: meta.homeScope,
     schemaVersion: schemaVersion(db),
     claimCount: cl ? count(`SELECT COUNT(*) AS n FROM claim c WHERE ${cl.sql}`, cl.params) : null,
     evidenceCount: ev ? count(`SELECT COUNT(*) AS n FROM evidence_revision r WHERE ${ev.sql}`, ev.params) : null,
@@ -39,7 +41,7 @@ export const caseHandlers = {
     const admin = { ...profile, role: 'admin' as const, tenants: ['*'], maxClassification: 'restricted' as const };
     let created: ReturnType<typeof initCase> | undefined;
     s.create(req.path, (db) => {
-      created = initCase(db, { name: req.name, description: req.description, admin, passphrase, at: s.now(), keyringFor: (id) => s.keyringFor(id) });
+      created = initCase(db, { name: req.name, description: req.description, homeScope: req.homeScope ?? WHOLE_CASE_SCOPE, admin, passphrase, at: s.now(), keyringFor: (id) => s.keyringFor(id) });
     });
     // The creator's key was just sealed with their passphrase: this window acts as them.
     s.hold(s.session.openCase(), admin.actorId, created!.adminKey);

@@ -4,12 +4,15 @@ import type { Actor } from '../context';
 import { writeTransaction, type CaseDb } from '../store/caseFile';
 import { appendReceipt } from '../audit/receipts';
 import { insertActor } from '../store/actorRows';
+import { HomeScope, WHOLE_CASE_SCOPE } from '../../../shared/domain/schemas';
 
 export interface CaseMeta {
   caseId: string;
   name: string;
   description: string;
   createdAt: string;
+  /** Absent in the receipt of a case created before home scopes: then the whole case. */
+  homeScope: HomeScope;
 }
 
 export function readCaseMeta(db: CaseDb): CaseMeta {
@@ -20,6 +23,7 @@ export function readCaseMeta(db: CaseDb): CaseMeta {
     name: meta.name ?? '(unnamed case)',
     description: meta.description ?? '',
     createdAt: meta.created_at ?? '',
+    homeScope: meta.home_scope === undefined ? WHOLE_CASE_SCOPE : HomeScope.parse(JSON.parse(meta.home_scope)),
   };
 }
 
@@ -29,9 +33,9 @@ export function readCaseMeta(db: CaseDb): CaseMeta {
  */
 export function initCase(
   db: CaseDb,
-  init: { name: string; description: string; admin: Actor; passphrase: string; at: string; keyringFor: (caseId: string) => Keyring },
+  init: { name: string; description: string; homeScope: HomeScope; admin: Actor; passphrase: string; at: string; keyringFor: (caseId: string) => Keyring },
 ): CaseMeta & { adminKey: SigningKey } {
-  const meta: CaseMeta = { caseId: randomUUID(), name: init.name, description: init.description, createdAt: init.at };
+  const meta: CaseMeta = { caseId: randomUUID(), name: init.name, description: init.description, createdAt: init.at, homeScope: init.homeScope };
   let adminKey: SigningKey | undefined;
   writeTransaction(db, () => {
     const put = db.prepare('INSERT INTO case_meta (key, value) VALUES (?, ?)');
@@ -39,6 +43,7 @@ export function initCase(
     put.run('name', meta.name);
     put.run('description', meta.description);
     put.run('created_at', meta.createdAt);
+    put.run('home_scope', JSON.stringify(meta.homeScope));
     insertActor(db, init.admin, init.at);
     const keyring = init.keyringFor(meta.caseId);
     const issued = keyring.issue(db, init.admin.actorId, init.at, init.passphrase);

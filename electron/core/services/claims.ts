@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readCaseMeta } from './caseMeta';
+import { scopedName } from './scopedNames';
 import { ClaimPolicySchema, deriveClaimStatus, type ClaimPolicy } from '../../../shared/domain/claimStatus';
 import type { BindingView, ClaimSummary } from '../../../shared/domain/schemas';
 import { unresolvedRefusal } from '../../../shared/domain/quorum';
@@ -95,7 +97,8 @@ export function createClaim(ctx: ServiceContext, req: ParsedRequestOf<'claim:cre
   if (!canSee(ctx.actor, req)) {
     throw forbidden(`claim:create: your clearance does not cover tenant ${req.tenant} at ${req.classification}`);
   }
-  const claimId = req.claimId ?? `cl-${randomUUID().slice(0, 8)}`;
+  // A chosen name may come back qualified with its scope, so that taken-but-hidden and free answer alike.
+  const claimId = req.claimId ? scopedName(req.claimId, req, ctx.actor, readCaseMeta(ctx.db).homeScope) : `cl-${randomUUID().slice(0, 8)}`;
   writeTransaction(ctx.db, () => {
     if (ctx.db.prepare('SELECT 1 FROM claim WHERE claim_id = ?').get(claimId)) {
       throw conflict(`claim:create: claim ${claimId} already exists`);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readCaseMeta } from './caseMeta';
+import { scopedName } from './scopedNames';
 import type { LifecycleState } from '../../../shared/domain/enums';
 import { screenContent, type InjectionMatch, type ScreeningResult } from '../../../shared/domain/injection';
 import { canTransition } from '../../../shared/domain/lifecycle';
@@ -91,7 +93,8 @@ function assertWritable(ctx: ServiceContext, context: ValidityContext, channel: 
 
 export function ingestEvidence(ctx: ServiceContext, req: ParsedRequestOf<'evidence:ingest'>): IngestOutcome {
   assertWritable(ctx, req.context, 'evidence:ingest');
-  const evidenceId = req.evidenceId ?? `ev-${randomUUID().slice(0, 8)}`;
+  // A chosen name may come back qualified with its scope, so that taken-but-hidden and free answer alike.
+  const evidenceId = req.evidenceId ? scopedName(req.evidenceId, req.context, ctx.actor, readCaseMeta(ctx.db).homeScope) : `ev-${randomUUID().slice(0, 8)}`;
   const sha = sha256Hex(req.content);
   const revisionId = `${evidenceId}@1`;
   return writeTransaction(ctx.db, () => {

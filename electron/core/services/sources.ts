@@ -8,6 +8,8 @@ import { sha256Hex } from '../crypto';
 import { conflict, forbidden, invalid, notFound } from '../errors';
 import { aclFilter, canSee } from '../store/acl';
 import { writeTransaction } from '../store/caseFile';
+import { readCaseMeta } from './caseMeta';
+import { scopedName } from './scopedNames';
 
 /** Source documents (stored once per compartment by hash) and the spans evidence quotes from them. */
 
@@ -72,7 +74,8 @@ export function addSource(ctx: ServiceContext, req: ParsedRequestOf<'source:add'
       .get(sha, req.tenant, req.classification) as { source_id: string } | undefined;
     // Same bytes in the same compartment: nothing to write, so no receipt either.
     if (existing) return { sourceId: existing.source_id, contentSha256: sha, created: false };
-    const sourceId = req.sourceId ?? defaultSourceId(sha, req.tenant, req.classification);
+    // Chosen or derived, a name may come back qualified with its scope (issue 9.7: no existence oracle).
+    const sourceId = scopedName(req.sourceId ?? defaultSourceId(sha, req.tenant, req.classification), req, ctx.actor, readCaseMeta(ctx.db).homeScope);
     if (ctx.db.prepare('SELECT 1 FROM source_document WHERE source_id = ?').get(sourceId)) {
       throw conflict(`source:add: source id ${sourceId} is already taken by other text; choose another sourceId`);
     }

@@ -25,7 +25,7 @@ export function aclFilter(actor: Actor, alias: string, options: { useIndex?: boo
   return { sql: parts.join(' AND '), params };
 }
 
-export function canSee(actor: Actor, item: { tenant: string; classification: Classification }): boolean {
+export function canSee(actor: Pick<Actor, 'tenants' | 'maxClassification'>, item: { tenant: string; classification: Classification }): boolean {
   const rankOk = CLASSIFICATIONS.indexOf(item.classification) <= CLASSIFICATIONS.indexOf(actor.maxClassification);
   return rankOk && (actor.tenants.includes('*') || actor.tenants.includes(item.tenant));
 }

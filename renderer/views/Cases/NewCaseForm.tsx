@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { selectCaseActions } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
+import { CLASSIFICATIONS, type Classification } from '../../../shared/domain/enums';
 
 /** Creates an empty case file; its creator becomes the case's first admin reviewer. */
 export function NewCaseForm() {
@@ -13,6 +14,8 @@ export function NewCaseForm() {
   const [displayName, setDisplayName] = useState('');
   const [passphrase, setPassphrase] = useState('');
   const [repeat, setRepeat] = useState('');
+  const [homeTenants, setHomeTenants] = useState('');
+  const [homeCeiling, setHomeCeiling] = useState<Classification>('restricted');
   const mismatch = repeat.length > 0 && repeat !== passphrase;
   return (
     <form
@@ -21,7 +24,9 @@ export function NewCaseForm() {
       onSubmit={(e) => {
         e.preventDefault();
         if (passphrase !== repeat) return;
-        void createCase({ path, name, description, admin: { actorId, displayName, passphrase } }).then((ok) => {
+        const tenants = homeTenants.split(',').map((t) => t.trim()).filter((t) => t.length > 0);
+        const homeScope = { tenants: tenants.length > 0 ? tenants : ['*'], maxClassification: homeCeiling };
+        void createCase({ path, name, description, admin: { actorId, displayName, passphrase }, homeScope }).then((ok) => {
           if (ok) {
             setPath('');
             setPassphrase('');
@@ -54,6 +59,21 @@ export function NewCaseForm() {
         Passphrase again
         <input data-testid="new-case-passphrase-repeat" type="password" autoComplete="new-password" value={repeat} onChange={(e) => setRepeat(e.target.value)} />
         {mismatch && <span className="error" data-testid="new-case-passphrase-mismatch">the two passphrases differ</span>}
+      </label>
+      <label className="field">
+        Home tenants (comma-separated; empty means every tenant)
+        <input data-testid="new-case-home-tenants" className="mono" placeholder="acme" value={homeTenants} onChange={(e) => setHomeTenants(e.target.value)} />
+      </label>
+      <label className="field">
+        Home classification ceiling
+        <select data-testid="new-case-home-ceiling" value={homeCeiling} onChange={(e) => setHomeCeiling(e.target.value as Classification)}>
+          {CLASSIFICATIONS.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+        <span className="muted">Ids chosen for items inside the home scope, by reviewers cleared for all of it, are kept as typed; elsewhere they get a ~tenant.classification suffix, so a taken id never reveals an item you cannot see.</span>
       </label>
       <label className="field wide">
         Description

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActorView, Id } from '../../domain/schemas';
+import { ActorView, HomeScope, Id } from '../../domain/schemas';
 import { Classification, Role } from '../../domain/enums';
 
 export const CaseInfo = z.object({
@@ -7,6 +7,8 @@ export const CaseInfo = z.object({
   caseId: z.string(),
   name: z.string(),
   description: z.string(),
+  /** Where names chosen for new items are kept as chosen (elsewhere they get a `~<scope>` suffix). */
+  homeScope: HomeScope,
   schemaVersion: z.number().int(),
   /** Counted as the acting reviewer may see them; null while no one is unlocked. */
   claimCount: z.number().int().nullable(),
@@ -46,6 +48,8 @@ export const caseChannels = {
         name: z.string().min(1).max(200),
         description: z.string().max(4000).default(''),
         admin: z.object({ actorId: Id, displayName: z.string().min(1).max(200), passphrase: Passphrase }).strict(),
+        /** Defaults to the whole case: every tenant, up to restricted. */
+        homeScope: HomeScope.optional(),
       })
       .strict(),
     response: CaseInfo,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BindingRole, Classification, Relation } from '../../domain/enums';
-import { BindingView, ClaimSummary, Id, RevisionId } from '../../domain/schemas';
+import { BindingView, ChosenName, ClaimSummary, Id, RevisionId } from '../../domain/schemas';
 import { ClaimPolicySchema } from '../../domain/claimStatus';
 
 export const ClaimDetail = ClaimSummary.extend({
@@ -25,7 +25,7 @@ export const claimChannels = {
   'claim:create': {
     request: z
       .object({
-        claimId: Id.optional(),
+        claimId: ChosenName.optional(),
         statement: z.string().trim().min(1).max(2000),
         scope: z.array(z.string().min(1).max(512)).max(100).default([]),
         policy: ClaimPolicySchema.default({ minIndependentSources: 1, requiredKinds: [], quorumSize: null }),

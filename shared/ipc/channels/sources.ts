@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Classification } from '../../domain/enums';
-import { Id } from '../../domain/schemas';
+import { ChosenName, Id } from '../../domain/schemas';
 
 export const SourceSummary = z.object({
   sourceId: z.string(),
@@ -24,7 +24,7 @@ export const sourceChannels = {
     request: z
       .object({
         /** Optional stable id; by default one is derived from the hash and compartment. */
-        sourceId: Id.optional(),
+        sourceId: ChosenName.optional(),
         title: z.string().trim().min(1).max(500),
         content: z.string().min(1).max(5_000_000, 'source documents are limited to 5,000,000 characters'),
         mediaType: z.string().min(1).max(200).default('text/plain'),
