@@ -23,22 +23,23 @@ const ids = (r: { hits: { id: string }[] }) => r.hits.map((h) => h.id).sort();
 describe('search:query', () => {
   it('finds evidence by title and content and claims by statement, with plain-text snippets', async () => {
     const r = await tc.call('search:query', { q: 'tor' });
-    expect(ids(r)).toEqual(['cl-secret', 'cl-tor', 'ev-hr@1', 'ev-other@1', 'ev-signin@1']);
+    // Named outside the case's home scope (acme up to internal), restricted and globex items carry their scope.
+    expect(ids(r)).toEqual(['cl-secret~acme.restricted', 'cl-tor', 'ev-hr~acme.restricted@1', 'ev-other~globex.internal@1', 'ev-signin@1']);
     expect(r.total).toBe(5);
     const signin = r.hits.find((h) => h.id === 'ev-signin@1')!;
     expect(signin).toMatchObject({ kind: 'evidence', title: 'Entra sign-in from Tor', state: 'CANDIDATE' });
     expect(signin.snippet).toContain('Tor');
     // Each snippet comes from its own document, not from whichever document matched first.
     expect(signin.snippet).toContain('185.220.101.4');
-    expect(r.hits.find((h) => h.id === 'ev-other@1')?.snippet).toContain('globex');
-    expect(r.hits.find((h) => h.id === 'ev-hr@1')?.snippet).toContain('HR record');
-    expect(r.hits.find((h) => h.id === 'cl-secret')?.snippet).toContain('Owner on leave');
+    expect(r.hits.find((h) => h.id === 'ev-other~globex.internal@1')?.snippet).toContain('globex');
+    expect(r.hits.find((h) => h.id === 'ev-hr~acme.restricted@1')?.snippet).toContain('HR record');
+    expect(r.hits.find((h) => h.id === 'cl-secret~acme.restricted')?.snippet).toContain('Owner on leave');
     expect(signin.snippet).not.toMatch(/[<>]/);
     expect(r.hits.find((h) => h.id === 'cl-tor')).toMatchObject({ kind: 'claim', state: null, title: 'The attacker signed in through a Tor exit node' });
   });
 
   it('matches hyphenated and dotted tokens as phrases, and a trailing * as a prefix', async () => {
-    expect(ids(await tc.call('search:query', { q: 'svc-backup' }))).toEqual(['ev-hr@1', 'ev-signin@1']);
+    expect(ids(await tc.call('search:query', { q: 'svc-backup' }))).toEqual(['ev-hr~acme.restricted@1', 'ev-signin@1']);
     expect(ids(await tc.call('search:query', { q: '185.220.101.4' }))).toEqual(['ev-signin@1']);
     expect(ids(await tc.call('search:query', { q: 'sign* entra' }))).toEqual(['ev-signin@1']);
   });
@@ -96,8 +97,8 @@ describe('search:query', () => {
 
   it('uses the FTS index and key lookups, not a scan of evidence (EXPLAIN QUERY PLAN)', () => {
     const ctx = tc.session.context();
-    const q = evidenceSearchSql(ctx, false, 'hits');
-    const plan = (ctx.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all('"tor"', ...q.params, 20) as { detail: string }[]).map((r) => r.detail);
+    const q = evidenceSearchSql(ctx, '"tor"', false, 'hits');
+    const plan = (ctx.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params, 20) as { detail: string }[]).map((r) => r.detail);
     expect(plan.some((d) => /^SCAN evidence_fts VIRTUAL TABLE INDEX \d+:M/.test(d))).toBe(true);
     expect(plan).toContain('SEARCH k USING INTEGER PRIMARY KEY (rowid=?)');
     expect(plan.some((d) => /^SEARCH r USING INDEX sqlite_autoindex_evidence_revision_1 \(revision_id=\?\)/.test(d))).toBe(true);

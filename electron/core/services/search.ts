@@ -36,20 +36,28 @@ export function toFtsQuery(input: string): string | null {
 
 const HIDDEN_STATES: readonly LifecycleState[] = ['QUARANTINED', 'REVOKED'];
 
+/**
+ * The order of hits depends on each hit alone (issue 9.7, seed 000 §38): hits whose title (a
+ * claim's statement is its title) matches come first, then the newest, then by id. Not bm25():
+ * its scores weigh every term by how rare it is across the whole index, hidden documents
+ * included, so the order of what you may see would tell you about what you may not.
+ */
 interface RankedHit extends SearchHit {
-  rank: number;
+  inTitle: number;
+  createdAt: string;
   rid: number;
 }
 
 /** The evidence query, exported so a test can hold its plan to the FTS index. */
-export function evidenceSearchSql(ctx: ServiceContext, includeQuarantined: boolean, select: 'hits' | 'count'): { sql: string; params: string[] } {
+export function evidenceSearchSql(ctx: ServiceContext, match: string, includeQuarantined: boolean, select: 'hits' | 'count'): { sql: string; params: string[] } {
   const acl = aclFilter(ctx.actor, 'r');
   const states = includeQuarantined ? '' : ` AND r.state NOT IN (${HIDDEN_STATES.map(() => '?').join(', ')})`;
   const columns =
     select === 'count'
       ? 'COUNT(*) AS n'
-      : `k.rid, r.revision_id AS id, l.title, r.state, bm25(evidence_fts, 2.0, 1.0) AS rank`;
-  const tail = select === 'count' ? '' : ' ORDER BY rank LIMIT ?';
+      : `k.rid, r.revision_id AS id, l.title, r.state, r.created_at AS createdAt,
+         k.rid IN (SELECT rowid FROM evidence_fts WHERE evidence_fts MATCH ?) AS inTitle`;
+  const tail = select === 'count' ? '' : ' ORDER BY inTitle DESC, createdAt DESC, id LIMIT ?';
   return {
     sql: `SELECT ${columns}
       FROM evidence_fts
@@ -57,39 +65,41 @@ export function evidenceSearchSql(ctx: ServiceContext, includeQuarantined: boole
       JOIN evidence_revision r ON r.revision_id = k.revision_id
       JOIN evidence_lineage l ON l.evidence_id = r.evidence_id
       WHERE evidence_fts MATCH ? AND ${acl.sql}${states}${tail}`,
-    params: [...acl.params, ...(includeQuarantined ? [] : HIDDEN_STATES)],
+    params: [...(select === 'count' ? [] : [`{title} : (${match})`]), match, ...acl.params, ...(includeQuarantined ? [] : HIDDEN_STATES)],
   };
 }
 
-function claimSearchSql(ctx: ServiceContext, select: 'hits' | 'count'): { sql: string; params: string[] } {
+function claimSearchSql(ctx: ServiceContext, match: string, select: 'hits' | 'count'): { sql: string; params: string[] } {
   const acl = aclFilter(ctx.actor, 'c');
-  const columns = select === 'count' ? 'COUNT(*) AS n' : 'k.rid, c.claim_id AS id, c.statement AS title, bm25(claim_fts) AS rank';
-  const tail = select === 'count' ? '' : ' ORDER BY rank LIMIT ?';
+  const columns = select === 'count' ? 'COUNT(*) AS n' : 'k.rid, c.claim_id AS id, c.statement AS title, c.created_at AS createdAt, 1 AS inTitle';
+  const tail = select === 'count' ? '' : ' ORDER BY createdAt DESC, id LIMIT ?';
   return {
     sql: `SELECT ${columns}
       FROM claim_fts
       JOIN claim_search_key k ON k.rid = claim_fts.rowid
       JOIN claim c ON c.claim_id = k.claim_id
       WHERE claim_fts MATCH ? AND ${acl.sql}${tail}`,
-    params: acl.params,
+    params: [match, ...acl.params],
   };
 }
 
 export function searchCase(ctx: ServiceContext, req: ParsedRequestOf<'search:query'>): { hits: SearchHit[]; total: number } {
   const match = toFtsQuery(req.q);
   if (match === null) return { hits: [], total: 0 };
-  const ev = evidenceSearchSql(ctx, req.includeQuarantined, 'hits');
-  const evCount = evidenceSearchSql(ctx, req.includeQuarantined, 'count');
-  const cl = claimSearchSql(ctx, 'hits');
-  const clCount = claimSearchSql(ctx, 'count');
-  const evidence = (ctx.db.prepare(ev.sql).all(match, ...ev.params, req.limit) as Omit<RankedHit, 'kind' | 'snippet'>[]).map(
+  const ev = evidenceSearchSql(ctx, match, req.includeQuarantined, 'hits');
+  const evCount = evidenceSearchSql(ctx, match, req.includeQuarantined, 'count');
+  const cl = claimSearchSql(ctx, match, 'hits');
+  const clCount = claimSearchSql(ctx, match, 'count');
+  const evidence = (ctx.db.prepare(ev.sql).all(...ev.params, req.limit) as Omit<RankedHit, 'kind' | 'snippet'>[]).map(
     (h) => ({ ...h, kind: 'evidence' as const, snippet: '' }),
   );
-  const claims = (ctx.db.prepare(cl.sql).all(match, ...cl.params, req.limit) as Omit<RankedHit, 'kind' | 'snippet' | 'state'>[]).map(
+  const claims = (ctx.db.prepare(cl.sql).all(...cl.params, req.limit) as Omit<RankedHit, 'kind' | 'snippet' | 'state'>[]).map(
     (h) => ({ ...h, kind: 'claim' as const, state: null, snippet: '' }),
   );
-  const count = (q: { sql: string; params: string[] }) => (ctx.db.prepare(q.sql).get(match, ...q.params) as { n: number }).n;
-  const top = [...evidence, ...claims].sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : 1)).slice(0, req.limit);
+  const count = (q: { sql: string; params: string[] }) => (ctx.db.prepare(q.sql).get(...q.params) as { n: number }).n;
+  const top = [...evidence, ...claims]
+    .sort((a, b) => b.inTitle - a.inTitle || (a.createdAt === b.createdAt ? 0 : a.createdAt > b.createdAt ? -1 : 1) || (a.id < b.id ? -1 : 1))
+    .slice(0, req.limit);
   // Evidence snippets come from the content (column 1): the title is already in the hit.
   // Snippets only for the page actually returned: snippet() reads the document text back, which
   // is the expensive part of a hit, so it is not paid for every candidate the ranking discards.
@@ -102,7 +112,7 @@ export function searchCase(ctx: ServiceContext, req: ParsedRequestOf<'search:que
     `SELECT snippet(claim_fts, 0, '', '', '…', 24) AS s FROM claim_fts WHERE claim_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
   );
   return {
-    hits: top.map(({ rank: _rank, rid, ...hit }) => ({
+    hits: top.map(({ inTitle: _inTitle, createdAt: _createdAt, rid, ...hit }) => ({
       ...hit,
       snippet: ((hit.kind === 'evidence' ? evidenceSnippet : claimSnippet).get(match, rid) as { s: string } | undefined)?.s ?? '',
     })),
