@@ -5,6 +5,7 @@ import { expect, test } from './fixtures';
 test('opens the demo case and shows its name, claim count and transport', async ({ app, page }) => {
   await expect(page.getByTestId('case-name')).toHaveText('Account takeover: svc-backup (IR-2231)');
   await expect(page.getByTestId('case-claim-count')).toHaveText('7');
+  await expect(page.getByTestId('case-home-scope')).toHaveText('acme, up to confidential');
   await expect(page.getByTestId('status-case')).toContainText('Account takeover: svc-backup');
   await expect(page.getByTestId('status-transport')).toHaveText('Browser mode (loopback 127.0.0.1)');
   await expect(page.getByTestId('status-chain')).toContainText('verified');
@@ -49,8 +50,11 @@ test('creates a new case from the Cases view and can go back to the demo from th
   await page.getByTestId('new-case-display').fill('Lena Kowalski');
   await page.getByTestId('new-case-passphrase').fill('lena new case passphrase');
   await page.getByTestId('new-case-passphrase-repeat').fill('lena new case passphrase');
+  await page.getByTestId('new-case-home-tenants').fill('acme, acme-emea');
+  await page.getByTestId('new-case-home-ceiling').selectOption('internal');
   await page.getByTestId('new-case-submit').click();
   await expect(page.getByTestId('case-name')).toHaveText('Ransomware on FS02 (IR-2232)');
+  await expect(page.getByTestId('case-home-scope')).toHaveText('acme, acme-emea, up to internal');
   await expect(page.getByTestId('case-claim-count')).toHaveText('0');
   await expect(page.getByTestId('status-chain')).toContainText('verified');
   await app.screenshot('cases-new');

@@ -24,6 +24,10 @@ export function CasesView() {
             <dd className="mono">{caseInfo.path}</dd>
             <dt>Schema</dt>
             <dd>{caseInfo.schemaVersion}</dd>
+            <dt title="Ids chosen here by reviewers cleared for all of it are kept as typed; elsewhere they carry a ~tenant.classification suffix">Home scope</dt>
+            <dd data-testid="case-home-scope">
+              {caseInfo.homeScope.tenants.includes('*') ? 'every tenant' : caseInfo.homeScope.tenants.join(', ')}, up to {caseInfo.homeScope.maxClassification}
+            </dd>
           </dl>
           {caseInfo.actor && (
             <div className="row" data-testid="acting-reviewer">
