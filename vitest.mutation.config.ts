@@ -14,6 +14,7 @@ export default mergeConfig(
       exclude: [
         ...configDefaults.exclude,
         'electron/core/audit/tamper.test.ts',
+        'electron/core/interchange/bundleCli.test.ts',
         'electron/core/worker/crash.test.ts',
         'electron/host/contention.test.ts',
         'electron/host/entryPoints.test.ts',

@@ -5,6 +5,7 @@ import { claimHandlers } from './handlers/claims';
 import { decisionHandlers } from './handlers/decisions';
 import { evidenceHandlers } from './handlers/evidence';
 import { gateHandlers } from './handlers/gate';
+import { interchangeHandlers } from './handlers/interchange';
 import { provenanceHandlers } from './handlers/provenance';
 import { reviewHandlers } from './handlers/review';
 import { revocationHandlers } from './handlers/revocation';
@@ -21,6 +22,7 @@ export const handlers: HandlerTable = {
   ...claimHandlers,
   ...sourceHandlers,
   ...provenanceHandlers,
+  ...interchangeHandlers,
   ...searchHandlers,
   ...decisionHandlers,
   ...reviewHandlers,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { dispatch } from '../core/dispatch';
 import { handlers } from '../core/handlers';
 import { defaultUserDataDir } from '../core/paths';
@@ -9,6 +10,8 @@ import { runVerifyCommand, VERIFY_USAGE } from './verifyCommand';
 const USAGE = `usage:
   npm run cli -- call <case-file> <channel> [<json-request>] --as <actor-id>
         [--passphrase-fd <n> | --passphrase-file <path>]
+  npm run cli -- import <case-file> <bundle.ndjson|bundle.json> --as <actor-id> [--max-bytes <n>]
+  npm run cli -- export <case-file> <new-file> --as <actor-id> [--format ndjson|json]
   npm run cli -- ${VERIFY_USAGE}
   npm run cli -- channels
 
@@ -79,6 +82,19 @@ export async function cli(argv: string[]): Promise<number> {
         }
       }
       return withCase(path, actor, secret, (s) => dispatch(handlers, s, channel, request));
+    }
+    case 'import':
+    case 'export': {
+      // Sugar for bundle:import / bundle:export with paths taken relative to where you are.
+      const maxBytes = takeFlag(rest, '--max-bytes');
+      const format = takeFlag(rest, '--format');
+      const [path, file] = rest;
+      if (!path || !file || rest.length > 2) break;
+      const request =
+        command === 'import'
+          ? { path: resolve(file), ...(maxBytes !== undefined ? { maxBytes: Number(maxBytes) } : {}) }
+          : { path: resolve(file), ...(format !== undefined ? { format } : {}) };
+      return withCase(path, actor, secret, (s) => dispatch(handlers, s, `bundle:${command}`, request));
     }
     case 'verify':
       // Read-only and without a session: verifying must work on a machine with no keys and

@@ -149,6 +149,16 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       role: fc.constantFrom(...BINDING_ROLES),
       rationale: opt(TEXT),
     }),
+  'bundle:import': (ids) =>
+    fc.record({
+      path: fc.constantFrom(ids.casePath, join(ids.dir, 'missing.ndjson'), ids.dir, join(ids.dir, 'user', 'recent-cases.json'), 'relative.ndjson'),
+      maxBytes: opt(fc.constantFrom(1, 1024 ** 3)),
+    }),
+  'bundle:export': (ids) =>
+    fc.record({
+      path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `fuzz-${n}.ndjson`)), fc.constantFrom(ids.casePath, ids.dir, join(ids.dir, 'missing', 'x.ndjson'))),
+      format: opt(fc.constantFrom('ndjson' as const, 'json' as const)),
+    }),
   'source:add': () =>
     fc.record({
       sourceId: opt(fc.constantFrom('src-fuzz', 'src-va')),

@@ -5,6 +5,7 @@ import { claimChannels } from './channels/claims';
 import { decisionChannels } from './channels/decisions';
 import { evidenceChannels } from './channels/evidence';
 import { gateChannels } from './channels/gate';
+import { interchangeChannels } from './channels/interchange';
 import { provenanceChannels } from './channels/provenance';
 import { remediationChannels } from './channels/remediation';
 import { reviewChannels } from './channels/review';
@@ -25,6 +26,7 @@ export const contract = {
   ...claimChannels,
   ...sourceChannels,
   ...provenanceChannels,
+  ...interchangeChannels,
   ...searchChannels,
   ...decisionChannels,
   ...reviewChannels,

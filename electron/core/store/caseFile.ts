@@ -47,6 +47,15 @@ export async function inReadSnapshot<T>(db: CaseDb, read: () => Promise<T>): Pro
 }
 
 /**
+ * Runs `read` in one (deferred) read transaction on the case's own connection, so every statement
+ * sees one state of the case: an export or report never mixes rows from before and after a write
+ * another process made meanwhile. Synchronous, so nothing else of this process runs in between.
+ */
+export function readTransaction<T>(db: CaseDb, read: () => T): T {
+  return db.transaction(read).deferred();
+}
+
+/**
  * Runs `write` as one transaction that takes SQLite's write lock before it reads anything
  * (BEGIN IMMEDIATE): a service reads, then writes what it read, and a deferred transaction would
  * fail at its first write when another process wrote meanwhile, without waiting. Taken up front,

@@ -12,8 +12,8 @@ export const ScreeningResult = z.object({
   notices: z.array(ScreeningFinding),
 });
 
-const Content = z.string().max(1_000_000, 'evidence content is limited to 1,000,000 characters');
-const Sha256 = z.string().length(64, 'expected a lowercase hex SHA-256').regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
+export const Content = z.string().max(1_000_000, 'evidence content is limited to 1,000,000 characters');
+export const Sha256 = z.string().length(64, 'expected a lowercase hex SHA-256').regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
 const Reason = z.string().trim().min(1, 'a reason is required').max(4000);
 
 export const ValidationCheck = z.object({ id: z.enum(VALIDATION_CHECKS), passed: z.boolean(), detail: z.string() });

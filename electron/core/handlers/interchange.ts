@@ -1,0 +1,13 @@
+import type { HandlersFor } from '../dispatch';
+import { exportBundle } from '../interchange/bundleExport';
+import { applyBundle } from '../interchange/bundleImport';
+import { readBundle } from '../interchange/bundleRead';
+
+export const interchangeHandlers = {
+  // Read and validate the whole file first (streamed, nothing written), then apply it in one transaction.
+  'bundle:import': async (s, req) => {
+    const bundle = await readBundle(req.path, req.maxBytes === undefined ? {} : { maxBytes: req.maxBytes });
+    return applyBundle(s.context(), bundle);
+  },
+  'bundle:export': (s, req) => exportBundle(s.context(), req.path, req.format),
+} satisfies HandlersFor<'bundle:import' | 'bundle:export'>;

@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportReport } from '../../../shared/ipc/channels/interchange';
+import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
+import { ensureDemoCase } from '../demo';
+import { dispatch } from '../dispatch';
+import { handlers } from '../handlers';
+import { Session } from '../session';
+
+/** `npm run cli -- import|export`: the bundle channels from a terminal, as the unlocked reviewer. */
+const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+const SEED = resolve(import.meta.dirname, '..', '..', '..', 'resources', 'demo-case.json');
+let dir: string;
+let target: TestCase;
+let out: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'erwb-bundle-cli-'));
+  const demo = new Session({ userDataDir: dir, log: () => {} }).seat();
+  demo.open(await ensureDemoCase(SEED, dir));
+  demo.unlock('lena.k', 'demo-lena-2231');
+  out = join(dir, 'demo.ndjson');
+  const exported = await dispatch(handlers, demo, 'bundle:export', { path: out });
+  expect(exported.ok).toBe(true);
+  demo.close();
+  target = await createTestCase({ homeScope: { tenants: ['acme'], maxClassification: 'confidential' } });
+  await target.call('bundle:import', { path: out });
+}, 60_000);
+afterAll(() => {
+  target.cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const records = (path: string) => readFileSync(path, 'utf8').trim().split('\n').slice(1);
+
+describe('cli import / export', () => {
+  it('the CLI imports and exports bundles as the unlocked reviewer (npm run cli -- import|export)', () => {
+    const secret = join(dir, 'admin.pass');
+    writeFileSync(secret, TEST_PASSPHRASE);
+    const cli = (...args: string[]) => {
+      const r = spawnSync(TSX, ['electron/host/cli.ts', ...args, '--as', 'admin', '--passphrase-file', secret], {
+        env: { ...process.env, ERWB_USER_DATA: join(target.dir, 'user') },
+        encoding: 'utf8',
+      });
+      return { code: r.status, out: JSON.parse(r.stdout) as { ok: boolean; value?: ImportReport & { records: number }; error?: { message: string } } };
+    };
+    const again = cli('import', target.casePath, out);
+    expect(again.code).toBe(0);
+    expect(again.out.value?.created).toEqual({ sources: 0, evidence: 0, claims: 0, bindings: 0, prov: 0 });
+    const exported = cli('export', target.casePath, join(dir, 'via-cli.ndjson'));
+    expect(exported.code).toBe(0);
+    expect(records(join(dir, 'via-cli.ndjson'))).toEqual(records(out));
+    const refused = cli('import', target.casePath, join(dir, 'no-such.ndjson'));
+    expect(refused.code).toBe(1);
+    expect(refused.out.error?.message).toMatch(/no-such\.ndjson: path: no such file; nothing was imported/);
+  }, 60_000);
+
+});

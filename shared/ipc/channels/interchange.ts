@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { LifecycleState } from '../../domain/enums';
+
+/** A file on the machine the case is open on: absolute, printable, no control characters. */
+const FilePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .regex(/^\/[^\u0000-\u001f\u007f]*$/, 'expected an absolute path without control characters');
+
+const Counts = z.object({ sources: z.number().int(), evidence: z.number().int(), claims: z.number().int(), bindings: z.number().int(), prov: z.number().int() });
+
+export const ImportReport = z.object({
+  bundleSha256: z.string(),
+  records: z.number().int(),
+  created: Counts,
+  /** Already in the case with the same content: re-importing a bundle changes nothing. */
+  unchanged: Counts,
+  /** Revisions ingest screening quarantined (injection, tampering). */
+  quarantined: z.array(z.string()),
+  /** States the bundle reported that the lifecycle or your role did not allow; the revision kept its state. */
+  lifecycleNotApplied: z.array(z.object({ at: z.string(), revisionId: z.string(), reported: LifecycleState, kept: LifecycleState, reason: z.string() })),
+  /** Bundle names this case stores under another id (qualified with their scope, see README). */
+  renamed: z.array(z.object({ kind: z.enum(['source', 'evidence', 'claim']), name: z.string(), id: z.string() })),
+});
+export type ImportReport = z.infer<typeof ImportReport>;
+
+/** Evidence bundles in and out (issue 10.2; format in shared/interchange/bundle.ts). */
+export const interchangeChannels = {
+  'bundle:import': {
+    request: z
+      .object({
+        path: FilePath,
+        /** Refuse bundles larger than this many bytes (default 1 GiB). */
+        maxBytes: z.number().int().min(1).max(1024 ** 4).optional(),
+      })
+      .strict(),
+    response: ImportReport,
+  },
+  'bundle:export': {
+    request: z.object({ path: FilePath, format: z.enum(['ndjson', 'json']).default('ndjson') }).strict(),
+    response: z.object({ path: z.string(), records: z.number().int(), bytes: z.number().int(), sha256: z.string() }),
+  },
+} as const;
