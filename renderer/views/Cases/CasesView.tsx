@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { selectCaseActions, selectCasesView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
+import { BundlePanel } from './BundlePanel';
 import { FinalizePanel } from './FinalizePanel';
 import { NewCaseForm } from './NewCaseForm';
 
@@ -42,6 +43,7 @@ export function CasesView() {
           )}
         </section>
       )}
+      {caseInfo?.actor && <BundlePanel />}
       {caseInfo?.actor && <FinalizePanel />}
       <section className="panel">
         <h2>Open a case file</h2>

@@ -1,0 +1,104 @@
+/**
+ * Bundle import at scale (issue 10.2): writes a seeded NDJSON bundle of N evidence revisions and N
+ * bindings (to N/10 claims), imports it through `bundle:import` into a new case, and in the same
+ * run times a baseline that inserts the same rows with plain prepared statements in one
+ * transaction (no screening, copy detection, receipts or signatures). Prints records/s of both and
+ * the ratio, and the peak RSS.
+ *
+ *   npx tsx bench/bundle-import.ts [--evidence 100000]
+ */
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../shared/interchange/bundle';
+import { validContext } from '../electron/testing/fixtures/evidence';
+import { createTestCase } from '../electron/testing/testCase';
+import { report, seededRandom } from './lib';
+
+const { values } = parseArgs({ options: { evidence: { type: 'string', default: '100000' } } });
+const N = Number(values.evidence);
+const CLAIMS = Math.max(1, Math.floor(N / 10));
+const HOSTS = ['HOST-FS01', 'HOST-DC02', 'HOST-WS17', 'HOST-SQL03', 'HOST-VPN01'];
+const VERBS = ['signin', 'process_start', 'file_write', 'dns_query', 'net_connect', 'service_install'];
+
+function bundleLines(): { claims: object[]; evidence: object[]; bindings: object[] } {
+  const rnd = seededRandom(20261201);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const claims = Array.from({ length: CLAIMS }, (_, i) => ({
+    type: 'claim', claimId: `cl-${i}`, statement: `${pick(HOSTS)} shows ${pick(VERBS)} activity tied to incident cluster ${i}`, tenant: 'acme', classification: 'internal',
+  }));
+  const evidence = Array.from({ length: N }, (_, i) => ({
+    type: 'evidence', evidenceId: `ev-${i}`, revision: 1, title: `${pick(VERBS)} on ${pick(HOSTS)} #${i}`, kind: 'telemetry',
+    content: `2026-11-20T03:${String(i % 60).padStart(2, '0')}:07Z ${pick(VERBS)} host=${pick(HOSTS)} user=svc-${Math.floor(rnd() * 500)} pid=${Math.floor(rnd() * 65535)} seq=${i} sha=${createHash('sha256').update(String(i)).digest('hex').slice(0, 16)}`,
+    context: validContext({ sourceRef: `mde:event:${i}`, independenceGroup: `edr-${i % 40}` }),
+  }));
+  const bindings = evidence.map((_, i) => ({ type: 'binding', claimId: `cl-${i % CLAIMS}`, revision: `ev-${i}@1`, relation: i % 7 === 0 ? 'REFUTES' : 'FULL_SUPPORT', role: 'SUPPORTING' }));
+  return { claims, evidence, bindings };
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'erwb-bench-bundle-'));
+  try {
+    const { claims, evidence, bindings } = bundleLines();
+    const path = join(dir, 'bundle.ndjson');
+    writeFileSync(path, [{ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, producer: 'bench' }, ...claims, ...evidence, ...bindings].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const records = claims.length + evidence.length + bindings.length;
+
+    // Baseline: the same rows, plain prepared statements, one transaction, in a case of the same schema.
+    const base = await createTestCase();
+    base.session.close();
+    const db = new Database(base.casePath);
+    const t0 = performance.now();
+    db.transaction(() => {
+      const claim = db.prepare(`INSERT INTO claim (claim_id, statement, scope, policy, tenant, classification, author, created_at) VALUES (?, ?, '[]', ?, 'acme', 'internal', 'admin', ?)`);
+      const lineage = db.prepare('INSERT INTO evidence_lineage (evidence_id, title, created_at, created_by) VALUES (?, ?, ?, ?)');
+      const revision = db.prepare(
+        `INSERT INTO evidence_revision (revision_id, evidence_id, revision, supersedes, state, kind, content, content_sha256, media_type, source_type, source_ref, source_version, observed_at, effective_from,
+           valid_until, producer_type, producer, tenant, classification, trust_tier, confidence, independence_group, validation_method, applies_to, created_at, created_by)
+         VALUES (?, ?, 1, NULL, 'CANDIDATE', 'telemetry', ?, ?, 'text/plain', ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, 'admin')`,
+      );
+      const binding = db.prepare(`INSERT INTO claim_binding (claim_id, generation, revision_id, relation, role, rationale, created_by, created_at) VALUES (?, 1, ?, ?, ?, '', 'admin', ?)`);
+      const at = new Date().toISOString();
+      const policy = JSON.stringify({ minIndependentSources: 1, requiredKinds: [], quorumSize: null });
+      for (const c of claims as { claimId: string; statement: string }[]) claim.run(c.claimId, c.statement, policy, at);
+      for (const e of evidence as { evidenceId: string; title: string; content: string; context: ReturnType<typeof validContext> }[]) {
+        const c = e.context;
+        lineage.run(e.evidenceId, e.title, at, 'admin');
+        revision.run(`${e.evidenceId}@1`, e.evidenceId, e.content, createHash('sha256').update(e.content).digest('hex'), c.sourceType, c.sourceRef, c.sourceVersion, c.observedAt, c.effectiveFrom,
+          c.producerType, c.producer, c.tenant, c.classification, c.trustTier, c.independenceGroup, c.validationMethod, JSON.stringify(c.appliesTo), at);
+      }
+      for (const b of bindings as { claimId: string; revision: string; relation: string; role: string }[]) binding.run(b.claimId, b.revision, b.relation, b.role, at);
+    })();
+    const baselineMs = performance.now() - t0;
+    db.close();
+    base.cleanup();
+
+    const tc = await createTestCase();
+    const t1 = performance.now();
+    const outcome = await tc.call('bundle:import', { path });
+    const importMs = performance.now() - t1;
+    tc.cleanup();
+
+    const rate = (ms: number) => Math.round(records / (ms / 1000));
+    report('bundle-import', {
+      evidence: N,
+      bindings: N,
+      claims: CLAIMS,
+      records,
+      import_s: (importMs / 1000).toFixed(1),
+      import_records_per_s: rate(importMs),
+      baseline_s: (baselineMs / 1000).toFixed(2),
+      baseline_records_per_s: rate(baselineMs),
+      ratio_of_baseline: (baselineMs / importMs).toFixed(3),
+      created_evidence: outcome.created.evidence,
+      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main();
