@@ -8,6 +8,7 @@ import { selectLockState, selectRefreshAll, selectView } from './state/selectors
 import { UnlockPanel } from './views/Cases/UnlockPanel';
 import { CasesView } from './views/Cases/CasesView';
 import { AuditView } from './views/Audit/AuditView';
+import { IntakeView } from './views/Intake/IntakeView';
 import { EvidenceView } from './views/Evidence/EvidenceView';
 import { GraphView } from './views/Graph/GraphView';
 import { DisputesView } from './views/Disputes/DisputesView';
@@ -18,6 +19,7 @@ import type { View } from './state/types';
 
 const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
   cases: CasesView,
+  intake: IntakeView,
   graph: GraphView,
   evidence: EvidenceView,
   review: ReviewView,

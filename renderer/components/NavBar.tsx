@@ -5,6 +5,7 @@ import type { View } from '../state/types';
 
 const ITEMS: { view: View; label: string }[] = [
   { view: 'cases', label: 'Cases' },
+  { view: 'intake', label: 'Intake' },
   { view: 'graph', label: 'Graph' },
   { view: 'evidence', label: 'Evidence' },
   { view: 'review', label: 'Review' },

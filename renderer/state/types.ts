@@ -38,7 +38,7 @@ export interface ActionError {
   issues: IssueDetail[];
 }
 
-export type View = 'cases' | 'graph' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'audit';
+export type View = 'cases' | 'intake' | 'graph' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'audit';
 
 export interface NavSlice {
   view: View;

@@ -31,7 +31,7 @@ export const ChosenName = z
   .min(1)
   .max(128)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]*$/, "use letters, digits and . _ : @ - only ('~' is reserved)");
-export const IsoTime = z.iso.datetime({ offset: true });
+export const IsoTime = z.iso.datetime({ offset: true, error: 'expected an ISO 8601 time with its zone, e.g. 2026-11-20T03:12:44Z' });
 
 /**
  * One grammar for evidence ids, used on the way in and everywhere after (issue 12.4): an evidence

@@ -1,0 +1,112 @@
+import { expect, test } from './fixtures';
+import { EvidenceViewPage } from './pages/ReviewViews';
+
+const REPORT = [
+  'Vendor report VR-2232 (2026-11-22).',
+  'At 02:10 UTC the binary locker.exe renamed 18,204 files on HOST-FS02 to *.lockd and wrote a ransom note.',
+  'No exfiltration was observed before encryption.',
+].join('\n');
+
+test('a case created in the UI is fed in the UI: reviewer, source and quoted span, evidence for and against, claim, bindings and status', async ({ app, page, workbench }) => {
+  // A new, empty case: the creator is its admin.
+  await page.getByTestId('new-case-path').fill(`${workbench.userDataDir}/cases/ir-2232.case.sqlite`);
+  await page.getByTestId('new-case-name').fill('Ransomware on FS02 (IR-2232)');
+  await page.getByTestId('new-case-actor').fill('lena.k');
+  await page.getByTestId('new-case-display').fill('Lena Kowalski');
+  await page.getByTestId('new-case-passphrase').fill('lena new case passphrase');
+  await page.getByTestId('new-case-passphrase-repeat').fill('lena new case passphrase');
+  await page.getByTestId('new-case-home-tenants').fill('acme');
+  await page.getByTestId('new-case-home-ceiling').selectOption('confidential');
+  await page.getByTestId('new-case-submit').click();
+  await expect(page.getByTestId('case-claim-count')).toHaveText('0');
+
+  await app.nav('intake');
+  // A reviewer, with a field error first: the passphrase is too short.
+  await page.getByTestId('intake-reviewer-id').fill('omar.h');
+  await page.getByTestId('intake-reviewer-name').fill('Omar Haddad');
+  await page.getByTestId('intake-reviewer-tenants').fill('acme');
+  await page.getByTestId('intake-reviewer-passphrase').fill('short');
+  await page.getByTestId('intake-reviewer-submit').click();
+  await expect(page.getByTestId('intake-reviewer-passphrase-issue')).toContainText('at least 8 characters');
+  await page.getByTestId('intake-reviewer-passphrase').fill('omar passphrase 2232');
+  await page.getByTestId('intake-reviewer-submit').click();
+  await expect(page.getByTestId('intake-reviewer-done')).toContainText('Omar Haddad (omar.h) added as analyst');
+
+  // A source document, and a passage of it selected as evidence.
+  await page.getByTestId('intake-source-title').fill('Vendor report VR-2232');
+  await page.getByTestId('intake-source-content').fill(REPORT);
+  await page.getByTestId('intake-source-submit').click();
+  await expect(page.getByTestId('intake-source-done')).toContainText('stored');
+  const passage = 'the binary locker.exe renamed 18,204 files on HOST-FS02';
+  const start = REPORT.indexOf(passage);
+  // What a mouse selection leaves behind: the textarea's selection, then a mouseup on it.
+  await page.getByTestId('intake-source-text').evaluate((el, [s, e]) => {
+    const t = el as unknown as { focus(): void; setSelectionRange(a: number, b: number): void };
+    t.focus();
+    t.setSelectionRange(s!, e!);
+  }, [start, start + passage.length]);
+  await page.getByTestId('intake-source-text').dispatchEvent('mouseup');
+  await expect(page.getByTestId('intake-source-selection')).toContainText(`[${start}, ${start + passage.length})`);
+  await page.getByTestId('intake-source-quote').click();
+  await expect(page.getByTestId('intake-evidence-content')).toHaveValue(passage);
+
+  // The evidence form says what was wrong, next to the field.
+  await page.getByTestId('intake-evidence-id').fill('ev-vr-001');
+  await page.getByTestId('intake-evidence-title').fill('VR-2232: locker.exe renamed files on HOST-FS02');
+  await page.getByTestId('intake-evidence-kind').selectOption('vendor_report');
+  await page.getByTestId('intake-evidence-source-type').fill('vendor_report');
+  await page.getByTestId('intake-evidence-source-ref').fill('vendor:VR-2232');
+  await page.getByTestId('intake-evidence-producer').fill('vendor-ir');
+  await page.getByTestId('intake-evidence-source-version').fill('1');
+  await page.getByTestId('intake-evidence-applies').fill('HOST-FS02');
+  await page.getByTestId('intake-evidence-observed').fill('22 Nov 2026');
+  await page.getByTestId('intake-evidence-submit').click();
+  await expect(page.getByTestId('intake-evidence-observed-issue')).toBeVisible();
+  await page.getByTestId('intake-evidence-observed-issue').scrollIntoViewIfNeeded();
+  await app.screenshot('intake-field-error');
+  await page.getByTestId('intake-evidence-observed').fill('2026-11-22T00:00:00Z');
+  await page.getByTestId('intake-evidence-submit').click();
+  await expect(page.getByTestId('intake-evidence-done')).toContainText('ev-vr-001@1 added as CANDIDATE');
+
+  // Pasted evidence that says otherwise.
+  await page.getByTestId('intake-evidence-id').fill('ev-edr-001');
+  await page.getByTestId('intake-evidence-title').fill('EDR: no file writes by locker.exe on HOST-FS02');
+  await page.getByTestId('intake-evidence-kind').selectOption('telemetry');
+  await page.getByTestId('intake-evidence-content').fill('EDR timeline HOST-FS02 02:00-03:00 UTC: locker.exe not present; 0 rename events');
+  await page.getByTestId('intake-evidence-source-type').fill('edr');
+  await page.getByTestId('intake-evidence-source-ref').fill('mde:timeline:fs02');
+  await page.getByTestId('intake-evidence-producer').fill('defender-for-endpoint');
+  await page.getByTestId('intake-evidence-submit').click();
+  await expect(page.getByTestId('intake-evidence-done')).toContainText('ev-edr-001@1 added as CANDIDATE');
+
+  await page.getByTestId('intake-claim-statement').fill('HOST-FS02 files were encrypted by locker.exe on 2026-11-22');
+  await page.getByTestId('intake-claim-id').fill('cl-fs02-encrypt');
+  await page.getByTestId('intake-claim-submit').click();
+  await expect(page.getByTestId('intake-claim-done')).toContainText('cl-fs02-encrypt created: INSUFFICIENT');
+
+  await page.getByTestId('intake-bind-claim').selectOption('cl-fs02-encrypt');
+  await page.getByTestId('intake-bind-revision').selectOption('ev-vr-001@1');
+  await page.getByTestId('intake-bind-submit').click();
+  await expect(page.getByTestId('intake-bind-done')).toContainText('ev-vr-001@1 bound to cl-fs02-encrypt as FULL_SUPPORT/SUPPORTING');
+  await page.getByTestId('intake-bind-revision').selectOption('ev-edr-001@1');
+  await page.getByTestId('intake-bind-relation').selectOption('REFUTES');
+  await page.getByTestId('intake-bind-submit').click();
+  await expect(page.getByTestId('intake-bind-done')).toContainText('as REFUTES/SUPPORTING');
+  await page.getByTestId('intake-bind-done').scrollIntoViewIfNeeded();
+  await app.screenshot('intake-bound');
+
+  // Candidates support nothing until validated: validating both sides makes the claim MIXED.
+  await expect(page.getByTestId('intake-bind-status')).toContainText('cl-fs02-encrypt is now INSUFFICIENT');
+  const evidence = new EvidenceViewPage(app);
+  await evidence.open();
+  for (const revisionId of ['ev-vr-001@1', 'ev-edr-001@1']) {
+    await evidence.select(revisionId);
+    await evidence.transition.move('VALIDATED', 'checked against the source', 'ticket:IR-2232');
+    await expect(evidence.transition.done).toContainText('CANDIDATE → VALIDATED');
+  }
+  await app.nav('review');
+  await expect(page.getByTestId('review-entry-cl-fs02-encrypt')).toContainText('MIXED');
+  await app.nav('cases');
+  await expect(page.getByTestId('case-claim-count')).toHaveText('1');
+  await expect(page.getByTestId('case-evidence-count')).toHaveText('2');
+});
