@@ -52,3 +52,19 @@ test('a bad record is refused with its line and field, and nothing is imported',
   await expect(page.getByTestId('case-claim-count')).toHaveText('7');
   await app.screenshot('bundle-error');
 });
+
+test('writes a case report from the Cases view and it opens as an inert, printable page', async ({ app, page, workbench, context }) => {
+  const out = join(workbench.userDataDir, 'ir-2231-report.html');
+  await page.getByTestId('report-path').fill(out);
+  await page.getByTestId('report-submit').click();
+  await expect(page.getByTestId('report-written')).toContainText('Report written to');
+  await app.screenshot('report-written');
+  const report = await context.newPage();
+  await report.goto(`file://${out}`);
+  await expect(report.locator('h1')).toHaveText('Case report: Account takeover: svc-backup (IR-2231)');
+  await expect(report.locator('#gate')).toHaveText('DRAFT');
+  await expect(report.locator('section.claim')).toHaveCount(7);
+  await expect(report.locator('#claim-cl-powershell .badge')).toHaveText('MIXED');
+  await report.screenshot({ path: 'test-results/screens/report-html.png', fullPage: false });
+  await report.close();
+});

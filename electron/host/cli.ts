@@ -12,6 +12,7 @@ const USAGE = `usage:
         [--passphrase-fd <n> | --passphrase-file <path>]
   npm run cli -- import <case-file> <bundle.ndjson|bundle.json> --as <actor-id> [--max-bytes <n>]
   npm run cli -- export <case-file> <new-file> --as <actor-id> [--format ndjson|json]
+  npm run cli -- report <case-file> <new-file> --as <actor-id> [--format html|markdown]
   npm run cli -- ${VERIFY_USAGE}
   npm run cli -- channels
 
@@ -84,8 +85,9 @@ export async function cli(argv: string[]): Promise<number> {
       return withCase(path, actor, secret, (s) => dispatch(handlers, s, channel, request));
     }
     case 'import':
-    case 'export': {
-      // Sugar for bundle:import / bundle:export with paths taken relative to where you are.
+    case 'export':
+    case 'report': {
+      // Sugar for bundle:import, bundle:export and report:write with paths taken relative to where you are.
       const maxBytes = takeFlag(rest, '--max-bytes');
       const format = takeFlag(rest, '--format');
       const [path, file] = rest;
@@ -94,7 +96,8 @@ export async function cli(argv: string[]): Promise<number> {
         command === 'import'
           ? { path: resolve(file), ...(maxBytes !== undefined ? { maxBytes: Number(maxBytes) } : {}) }
           : { path: resolve(file), ...(format !== undefined ? { format } : {}) };
-      return withCase(path, actor, secret, (s) => dispatch(handlers, s, `bundle:${command}`, request));
+      const channel = command === 'report' ? 'report:write' : `bundle:${command}`;
+      return withCase(path, actor, secret, (s) => dispatch(handlers, s, channel, request));
     }
     case 'verify':
       // Read-only and without a session: verifying must work on a machine with no keys and

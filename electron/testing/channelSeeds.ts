@@ -154,6 +154,11 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       path: fc.constantFrom(ids.casePath, join(ids.dir, 'missing.ndjson'), ids.dir, join(ids.dir, 'user', 'recent-cases.json'), 'relative.ndjson'),
       maxBytes: opt(fc.constantFrom(1, 1024 ** 3)),
     }),
+  'report:write': (ids) =>
+    fc.record({
+      path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `report-${n}.html`)), fc.constantFrom(ids.casePath, join(ids.dir, 'missing', 'r.md'))),
+      format: opt(fc.constantFrom('html' as const, 'markdown' as const)),
+    }),
   'bundle:export': (ids) =>
     fc.record({
       path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `fuzz-${n}.ndjson`)), fc.constantFrom(ids.casePath, ids.dir, join(ids.dir, 'missing', 'x.ndjson'))),

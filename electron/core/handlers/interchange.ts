@@ -2,6 +2,7 @@ import type { HandlersFor } from '../dispatch';
 import { exportBundle } from '../interchange/bundleExport';
 import { applyBundle } from '../interchange/bundleImport';
 import { readBundle } from '../interchange/bundleRead';
+import { writeReport } from '../interchange/report';
 
 export const interchangeHandlers = {
   // Read and validate the whole file first (streamed, nothing written), then apply it in one transaction.
@@ -10,4 +11,5 @@ export const interchangeHandlers = {
     return applyBundle(s.context(), bundle);
   },
   'bundle:export': (s, req) => exportBundle(s.context(), req.path, req.format),
-} satisfies HandlersFor<'bundle:import' | 'bundle:export'>;
+  'report:write': (s, req) => writeReport(s.context(), req.path, req.format),
+} satisfies HandlersFor<'bundle:import' | 'bundle:export' | 'report:write'>;

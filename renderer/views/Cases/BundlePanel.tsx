@@ -64,6 +64,9 @@ export function BundlePanel() {
   const [busy, setBusy] = useState(false);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [exported, setExported] = useState<ResponseOf<'bundle:export'> | null>(null);
+  const [reportPath, setReportPath] = useState('');
+  const [reportFormat, setReportFormat] = useState<'html' | 'markdown'>('html');
+  const [written, setWritten] = useState<ResponseOf<'report:write'> | null>(null);
   const [error, setError] = useState<ActionError | null>(null);
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -78,7 +81,7 @@ export function BundlePanel() {
   };
   return (
     <section className="panel" data-testid="bundle-panel">
-      <h2>Evidence bundles</h2>
+      <h2>Evidence bundles and reports</h2>
       <p className="muted">
         Import NDJSON or JSON bundles from tools, agents and colleagues: every record is validated first, screened on the way in, and the whole bundle
         is written in one transaction or not at all. Export writes what you can see.
@@ -118,12 +121,37 @@ export function BundlePanel() {
           Export bundle
         </button>
       </form>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            setWritten(null);
+            setWritten(await call('report:write', { path: reportPath, format: reportFormat }));
+          });
+        }}
+      >
+        <input data-testid="report-path" className="grow mono" placeholder="/reports/ir-2231.html" value={reportPath} onChange={(e) => setReportPath(e.target.value)} />
+        <select data-testid="report-format" value={reportFormat} onChange={(e) => setReportFormat(e.target.value as 'html' | 'markdown')}>
+          <option value="html">HTML (printable)</option>
+          <option value="markdown">Markdown</option>
+        </select>
+        <button type="submit" data-testid="report-submit" disabled={busy || reportPath.length === 0}>
+          Write case report
+        </button>
+      </form>
       {error && <ErrorNotice error={error} testId="bundle-error" />}
       {report && <ImportSummary report={report} />}
       {exported && (
         <p data-testid="bundle-export-report">
           Wrote {exported.records.toLocaleString('en')} records ({exported.bytes.toLocaleString('en')} bytes) to <span className="mono">{exported.path}</span>;
           SHA-256 <span className="mono">{exported.sha256}</span>
+        </p>
+      )}
+      {written && (
+        <p data-testid="report-written">
+          Report written to <span className="mono">{written.path}</span> ({written.bytes.toLocaleString('en')} bytes, SHA-256 <span className="mono">{written.sha256}</span>). Open it
+          in a browser to read or print it.
         </p>
       )}
     </section>

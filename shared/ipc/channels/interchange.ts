@@ -37,6 +37,11 @@ export const interchangeChannels = {
       .strict(),
     response: ImportReport,
   },
+  /** A case report (HTML, self-contained and inert, or Markdown) of what you can see. */
+  'report:write': {
+    request: z.object({ path: FilePath, format: z.enum(['html', 'markdown']).default('html') }).strict(),
+    response: z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string() }),
+  },
   'bundle:export': {
     request: z.object({ path: FilePath, format: z.enum(['ndjson', 'json']).default('ndjson') }).strict(),
     response: z.object({ path: z.string(), records: z.number().int(), bytes: z.number().int(), sha256: z.string() }),
