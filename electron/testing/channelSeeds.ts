@@ -154,6 +154,14 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       path: fc.constantFrom(ids.casePath, join(ids.dir, 'missing.ndjson'), ids.dir, join(ids.dir, 'user', 'recent-cases.json'), 'relative.ndjson'),
       maxBytes: opt(fc.constantFrom(1, 1024 ** 3)),
     }),
+  'prov:export': (ids) => fc.record({ path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `prov-${n}.json`)), fc.constantFrom(ids.casePath, join(ids.dir, 'missing', 'p.json'))) }),
+  'prov:import': (ids) =>
+    fc.record({
+      path: fc.constantFrom(ids.casePath, join(ids.dir, 'missing.json'), ids.dir, join(ids.dir, 'user', 'recent-cases.json')),
+      tenant: TENANT,
+      classification: CLASSIFICATION,
+      maxBytes: opt(fc.constantFrom(1, 1024 ** 2)),
+    }),
   'report:write': (ids) =>
     fc.record({
       path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `report-${n}.html`)), fc.constantFrom(ids.casePath, join(ids.dir, 'missing', 'r.md'))),

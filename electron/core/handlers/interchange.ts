@@ -2,6 +2,7 @@ import type { HandlersFor } from '../dispatch';
 import { exportBundle } from '../interchange/bundleExport';
 import { applyBundle } from '../interchange/bundleImport';
 import { readBundle } from '../interchange/bundleRead';
+import { exportProvJson, importProvJson } from '../interchange/provJson';
 import { writeReport } from '../interchange/report';
 
 export const interchangeHandlers = {
@@ -12,4 +13,6 @@ export const interchangeHandlers = {
   },
   'bundle:export': (s, req) => exportBundle(s.context(), req.path, req.format),
   'report:write': (s, req) => writeReport(s.context(), req.path, req.format),
-} satisfies HandlersFor<'bundle:import' | 'bundle:export' | 'report:write'>;
+  'prov:export': (s, req) => exportProvJson(s.context(), req.path),
+  'prov:import': (s, req) => importProvJson(s.context(), req),
+} satisfies HandlersFor<'bundle:import' | 'bundle:export' | 'report:write' | 'prov:export' | 'prov:import'>;

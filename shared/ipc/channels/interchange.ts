@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LifecycleState } from '../../domain/enums';
+import { Classification, LifecycleState } from '../../domain/enums';
 
 /** A file on the machine the case is open on: absolute, printable, no control characters. */
 const FilePath = z
@@ -25,6 +25,20 @@ export const ImportReport = z.object({
 });
 export type ImportReport = z.infer<typeof ImportReport>;
 
+export const ProvImportReport = z.object({
+  nodesAdded: z.number().int(),
+  edgesAdded: z.number().int(),
+  /** Nodes, edges and lifecycle moves already in the case. */
+  unchanged: z.number().int(),
+  /** Stored revisions a prov:Revision derivation superseded, and those wasInvalidatedBy revoked. */
+  superseded: z.array(z.string()),
+  revoked: z.array(z.string()),
+  notApplied: z.array(z.object({ revisionId: z.string(), to: LifecycleState, reason: z.string() })),
+  /** What PROV said that the case does not model, counted by kind. */
+  skipped: z.record(z.string(), z.number().int()),
+});
+export type ProvImportReport = z.infer<typeof ProvImportReport>;
+
 /** Evidence bundles in and out (issue 10.2; format in shared/interchange/bundle.ts). */
 export const interchangeChannels = {
   'bundle:import': {
@@ -41,6 +55,23 @@ export const interchangeChannels = {
   'report:write': {
     request: z.object({ path: FilePath, format: z.enum(['html', 'markdown']).default('html') }).strict(),
     response: z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string() }),
+  },
+  /** A case's provenance graph as W3C PROV-JSON (what you can see of it). */
+  'prov:export': {
+    request: z.object({ path: FilePath }).strict(),
+    response: z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string(), entities: z.number().int(), relations: z.number().int() }),
+  },
+  /** A W3C PROV-JSON document into the case's provenance graph; declared nodes go into the given compartment. */
+  'prov:import': {
+    request: z
+      .object({
+        path: FilePath,
+        tenant: z.string().min(1).max(512),
+        classification: Classification,
+        maxBytes: z.number().int().min(1).max(1024 ** 3).default(64 * 1024 ** 2),
+      })
+      .strict(),
+    response: ProvImportReport,
   },
   'bundle:export': {
     request: z.object({ path: FilePath, format: z.enum(['ndjson', 'json']).default('ndjson') }).strict(),
