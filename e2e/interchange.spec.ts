@@ -68,3 +68,29 @@ test('writes a case report from the Cases view and it opens as an inert, printab
   await report.screenshot({ path: 'test-results/screens/report-html.png', fullPage: false });
   await report.close();
 });
+
+test('hands the case off as a signed archive and receives it on the Cases view, refusing a tampered copy', async ({ app, page, workbench }) => {
+  const archive = join(workbench.userDataDir, 'ir-2231.erwb');
+  await page.getByTestId('handoff-path').fill(archive);
+  await page.getByTestId('handoff-submit').click();
+  await expect(page.getByTestId('handoff-written')).toContainText('signed by lena.k');
+  const tampered = join(workbench.userDataDir, 'tampered.erwb');
+  const bytes = readFileSync(archive);
+  bytes[bytes.length - 4096] = bytes[bytes.length - 4096]! ^ 0x01;
+  writeFileSync(tampered, bytes);
+  await page.getByTestId('handoff-archive').fill(tampered);
+  await page.getByTestId('handoff-target').fill(join(workbench.userDataDir, 'tampered.case.sqlite'));
+  await page.getByTestId('handoff-receive-submit').click();
+  await expect(page.getByTestId('handoff-error-message')).toContainText('changed after it was signed');
+  await app.screenshot('handoff-refused');
+  await page.getByTestId('handoff-archive').fill(archive);
+  await page.getByTestId('handoff-target').fill(join(workbench.userDataDir, 'received.case.sqlite'));
+  await page.getByTestId('handoff-receive-submit').click();
+  await expect(page.getByTestId('handoff-received')).toContainText('Received Account takeover: svc-backup (IR-2231) from lena.k');
+  await expect(page.getByTestId('handoff-received')).toContainText('received.case.sqlite: audit chain verifies (full)');
+  await app.screenshot('handoff-received');
+  await page.getByTestId('handoff-open').click();
+  // Another case file: the window is locked until someone unlocks it for this one.
+  await expect(page.getByTestId('unlock-panel')).toBeVisible();
+  await expect(page.getByTestId('case-name')).toHaveText('Account takeover: svc-backup (IR-2231)');
+});

@@ -162,6 +162,12 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       classification: CLASSIFICATION,
       maxBytes: opt(fc.constantFrom(1, 1024 ** 2)),
     }),
+  'case:handoffExport': (ids) => fc.record({ path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `handoff-${n}.erwb`)), fc.constantFrom(ids.casePath, join(ids.dir, 'missing', 'h.erwb'))) }),
+  'case:handoffImport': (ids) =>
+    fc.record({
+      archive: fc.constantFrom(ids.casePath, join(ids.dir, 'missing.erwb'), ids.dir),
+      path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `received-${n}.case.sqlite`)), fc.constant(ids.casePath)),
+    }),
   'report:write': (ids) =>
     fc.record({
       path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `report-${n}.html`)), fc.constantFrom(ids.casePath, join(ids.dir, 'missing', 'r.md'))),

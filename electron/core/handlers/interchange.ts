@@ -2,6 +2,7 @@ import type { HandlersFor } from '../dispatch';
 import { exportBundle } from '../interchange/bundleExport';
 import { applyBundle } from '../interchange/bundleImport';
 import { readBundle } from '../interchange/bundleRead';
+import { exportHandoff, importHandoff } from '../interchange/handoff';
 import { exportProvJson, importProvJson } from '../interchange/provJson';
 import { writeReport } from '../interchange/report';
 
@@ -15,4 +16,7 @@ export const interchangeHandlers = {
   'report:write': (s, req) => writeReport(s.context(), req.path, req.format),
   'prov:export': (s, req) => exportProvJson(s.context(), req.path),
   'prov:import': (s, req) => importProvJson(s.context(), req),
-} satisfies HandlersFor<'bundle:import' | 'bundle:export' | 'report:write' | 'prov:export' | 'prov:import'>;
+  'case:handoffExport': (s, req) => exportHandoff(s.context(), req.path),
+  // Needs no open case and no reviewer: what it trusts is the archive's own verified chain.
+  'case:handoffImport': (_s, req) => importHandoff(req.archive, req.path),
+} satisfies HandlersFor<'bundle:import' | 'bundle:export' | 'report:write' | 'prov:export' | 'prov:import' | 'case:handoffExport' | 'case:handoffImport'>;

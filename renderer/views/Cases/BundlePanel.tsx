@@ -67,6 +67,8 @@ export function BundlePanel() {
   const [reportPath, setReportPath] = useState('');
   const [reportFormat, setReportFormat] = useState<'html' | 'markdown'>('html');
   const [written, setWritten] = useState<ResponseOf<'report:write'> | null>(null);
+  const [handoffPath, setHandoffPath] = useState('');
+  const [handedOff, setHandedOff] = useState<ResponseOf<'case:handoffExport'> | null>(null);
   const [error, setError] = useState<ActionError | null>(null);
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
@@ -140,12 +142,33 @@ export function BundlePanel() {
           Write case report
         </button>
       </form>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(async () => {
+            setHandedOff(null);
+            setHandedOff(await call('case:handoffExport', { path: handoffPath }));
+          });
+        }}
+      >
+        <input data-testid="handoff-path" className="grow mono" placeholder="/media/usb/ir-2231.erwb" value={handoffPath} onChange={(e) => setHandoffPath(e.target.value)} />
+        <button type="submit" data-testid="handoff-submit" disabled={busy || handoffPath.length === 0}>
+          Hand off the whole case (signed)
+        </button>
+      </form>
       {error && <ErrorNotice error={error} testId="bundle-error" />}
       {report && <ImportSummary report={report} />}
       {exported && (
         <p data-testid="bundle-export-report">
           Wrote {exported.records.toLocaleString('en')} records ({exported.bytes.toLocaleString('en')} bytes) to <span className="mono">{exported.path}</span>;
           SHA-256 <span className="mono">{exported.sha256}</span>
+        </p>
+      )}
+      {handedOff && (
+        <p data-testid="handoff-written">
+          Archive written to <span className="mono">{handedOff.path}</span> ({handedOff.bytes.toLocaleString('en')} bytes), signed by {handedOff.manifest.exportedBy.actorId} at chain
+          head <span className="mono">{handedOff.manifest.head}</span>. It holds receipts and public keys, never a private key.
         </p>
       )}
       {written && (

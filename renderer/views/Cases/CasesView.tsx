@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { selectCaseActions, selectCasesView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { BundlePanel } from './BundlePanel';
+import { HandoffReceiveForm } from './HandoffReceiveForm';
 import { FinalizePanel } from './FinalizePanel';
 import { NewCaseForm } from './NewCaseForm';
 
@@ -68,6 +69,8 @@ export function CasesView() {
             {caseError}
           </p>
         )}
+        <h3>Receive a case handed off from another machine</h3>
+        <HandoffReceiveForm />
         <h3>New case</h3>
         <NewCaseForm />
         <h3>Recent cases</h3>

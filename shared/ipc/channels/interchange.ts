@@ -39,6 +39,16 @@ export const ProvImportReport = z.object({
 });
 export type ProvImportReport = z.infer<typeof ProvImportReport>;
 
+const HandoffManifest = z.object({
+  caseId: z.string(),
+  caseName: z.string(),
+  head: z.string(),
+  receipts: z.number().int(),
+  exportedBy: z.object({ actorId: z.string(), keyId: z.string() }),
+  exportedAt: z.string(),
+  file: z.object({ bytes: z.number().int(), sha256: z.string() }),
+});
+
 /** Evidence bundles in and out (issue 10.2; format in shared/interchange/bundle.ts). */
 export const interchangeChannels = {
   'bundle:import': {
@@ -72,6 +82,16 @@ export const interchangeChannels = {
       })
       .strict(),
     response: ProvImportReport,
+  },
+  /** The whole case as one archive signed by you: receipts and public keys, never a private key. */
+  'case:handoffExport': {
+    request: z.object({ path: FilePath }).strict(),
+    response: z.object({ path: z.string(), bytes: z.number().int(), manifest: HandoffManifest }),
+  },
+  /** Verifies a hand-off archive (hash, whole chain, signature) and only then places its case at `path`. */
+  'case:handoffImport': {
+    request: z.object({ archive: FilePath, path: FilePath }).strict(),
+    response: z.object({ path: z.string(), manifest: HandoffManifest, verified: z.string() }),
   },
   'bundle:export': {
     request: z.object({ path: FilePath, format: z.enum(['ndjson', 'json']).default('ndjson') }).strict(),
