@@ -8,7 +8,7 @@ import { chainHead } from '../audit/receiptViews';
 import type { ServiceContext } from '../context';
 import { conflict, invalid } from '../errors';
 import { readCaseMeta, type CaseMeta } from '../services/caseMeta';
-import { getClaim, listClaims } from '../services/claims';
+import { getClaim } from '../services/claims';
 import { listDecisions } from '../services/decisions';
 import { gateStatus } from '../services/gate';
 import { listRemediations } from '../services/remediationView';
@@ -50,7 +50,10 @@ export function buildReport(ctx: ServiceContext): CaseReport {
     const decisions = listDecisions(ctx, {}).items;
     const byClaim = new Map<string, DecisionView[]>();
     for (const d of decisions) byClaim.set(d.claimId, [...(byClaim.get(d.claimId) ?? []), d]);
-    const claims = listClaims(ctx).map((c) => ({ claim: getClaim(ctx, c.claimId), decisions: byClaim.get(c.claimId) ?? [] }));
+    // Each claim's detail derives its status once; a claim:list first would derive every status twice.
+    const claimAcl = aclFilter(ctx.actor, 'c');
+    const ids = ctx.db.prepare(`SELECT claim_id FROM claim c WHERE ${claimAcl.sql} ORDER BY claim_id`).pluck().all(...claimAcl.params) as string[];
+    const claims = ids.map((id) => ({ claim: getClaim(ctx, id), decisions: byClaim.get(id) ?? [] }));
     const acl = aclFilter(ctx.actor, 'r');
     const revision = ctx.db.prepare(
       `SELECT r.revision_id, l.title, r.kind, r.state, r.content_sha256, r.source_type, r.source_ref, r.observed_at
