@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import type { BindingRole, Classification, LifecycleState, Relation } from '../../../shared/domain/enums';
 import { ClaimPolicySchema } from '../../../shared/domain/claimStatus';
 import type { ProvEdgeType } from '../../../shared/ipc/channels/provenance';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleRecord, type BundleHeader } from '../../../shared/interchange/bundle';
 import type { ServiceContext } from '../context';
-import { conflict, invalid } from '../errors';
 import { aclFilter } from '../store/acl';
 import { readTransaction } from '../store/caseFile';
+import { writeNewFile } from './newFile';
 import { toContext, type RevisionRow } from '../store/evidenceRows';
 
 /**
@@ -17,26 +16,16 @@ import { toContext, type RevisionRow } from '../store/evidenceRows';
  * Everything is read in one transaction, so the bundle is one consistent state of the case.
  */
 export function exportBundle(ctx: ServiceContext, path: string, format: 'ndjson' | 'json'): { path: string; records: number; bytes: number; sha256: string } {
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx', 0o600);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'EEXIST') throw conflict(`bundle:export: ${path} already exists; choose another file name`);
-    if (code === 'ENOENT') throw invalid(`bundle:export: the folder of ${path} does not exist`);
-    if (code === 'EACCES' || code === 'EROFS') throw invalid(`bundle:export: ${path} cannot be written here (${code})`);
-    throw err;
-  }
   const hash = createHash('sha256');
   let bytes = 0;
   let records = 0;
-  const write = (text: string) => {
-    const buf = Buffer.from(text, 'utf8');
-    hash.update(buf);
-    bytes += buf.length;
-    writeSync(fd, buf);
-  };
-  try {
+  writeNewFile(path, 'bundle:export', (put) => {
+    const write = (text: string) => {
+      const buf = Buffer.from(text, 'utf8');
+      hash.update(buf);
+      bytes += buf.length;
+      put(buf);
+    };
     const header: BundleHeader = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, producer: `evidence-review-workbench (${ctx.actor.actorId})`, createdAt: ctx.now() };
     if (format === 'ndjson') write(`${JSON.stringify(header)}\n`);
     else write(`${JSON.stringify(header).slice(0, -1)},"records":[\n`);
@@ -49,12 +38,7 @@ export function exportBundle(ctx: ServiceContext, path: string, format: 'ndjson'
       }
     });
     if (format === 'json') write('\n]}\n');
-    closeSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    unlinkSync(path);
-    throw err;
-  }
+  });
   return { path, records, bytes, sha256: hash.digest('hex') };
 }
 

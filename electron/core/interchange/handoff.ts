@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, existsSync, linkSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import type { ServiceContext } from '../context';
 import { conflict, invalid } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
 import { openReader } from '../store/caseFile';
+import { writeNewFile } from './newFile';
 
 /**
  * Signed case hand-off (issue 10.6): how an investigation moves between air-gapped machines.
@@ -48,7 +49,6 @@ const signedMessage = (manifest: Manifest) => Buffer.from(`${SIGNED_AS}${createH
 export function exportHandoff(ctx: ServiceContext, path: string): { path: string; bytes: number; manifest: Manifest } {
   const ch = 'case:handoffExport';
   if (existsSync(path)) throw conflict(`${ch}: ${path} already exists; choose another file name`);
-  if (!existsSync(dirname(path))) throw invalid(`${ch}: the folder of ${path} does not exist`);
   const key = signingKeyFor(ctx, ch);
   const work = mkdtempSync(join(tmpdir(), 'erwb-handoff-'));
   try {
@@ -70,17 +70,12 @@ export function exportHandoff(ctx: ServiceContext, path: string): { path: string
       file: { bytes: payload.length, sha256: createHash('sha256').update(payload).digest('hex') },
     };
     const signature = key.sign(signedMessage(manifest));
-    const fd = openSync(path, 'wx', 0o600);
-    let written = 0;
-    try {
-      for (const part of [Buffer.from(`${MAGIC}\n${JSON.stringify(manifest)}\n${signature}\n`, 'utf8'), payload]) written += writeSync(fd, part);
-      closeSync(fd);
-    } catch (err) {
-      closeSync(fd);
-      rmSync(path, { force: true });
-      throw err;
-    }
-    return { path, bytes: written, manifest };
+    const header = Buffer.from(`${MAGIC}\n${JSON.stringify(manifest)}\n${signature}\n`, 'utf8');
+    writeNewFile(path, ch, (put) => {
+      put(header);
+      put(payload);
+    });
+    return { path, bytes: header.length + payload.length, manifest };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -147,12 +142,7 @@ export async function importHandoff(archivePath: string, target: string): Promis
     } catch (err) {
       if ((err as { code?: string }).code === 'EEXIST') throw conflict(`${ch}: ${target} already exists; choose another file name for the received case`);
       if ((err as { code?: string }).code !== 'EXDEV') throw err;
-      const fd = openSync(target, 'wx', 0o600);
-      try {
-        writeSync(fd, payload);
-      } finally {
-        closeSync(fd);
-      }
+      writeNewFile(target, ch, (put) => put(payload));
     }
     return { path: target, manifest, verified: verified.summary.replace(basename(staged), basename(target)) };
   } finally {

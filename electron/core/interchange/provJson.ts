@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Classification } from '../../../shared/domain/enums';
 import { Id } from '../../../shared/domain/schemas';
 import { contract, type ParsedRequestOf } from '../../../shared/ipc/contract';
@@ -12,6 +12,7 @@ import { transitionEvidence } from '../services/evidenceTransitions';
 import { recordProvenance } from '../services/provenance';
 import { aclFilter } from '../store/acl';
 import { readTransaction, writeTransaction } from '../store/caseFile';
+import { writeNewFile } from './newFile';
 
 /**
  * W3C PROV-JSON in and out of a case's provenance graph (issue 10.4).
@@ -72,25 +73,8 @@ export function nodeIdOf(provId: string): string {
 
 export function exportProvJson(ctx: ServiceContext, path: string): { path: string; bytes: number; sha256: string; entities: number; relations: number } {
   const doc = readTransaction(ctx.db, () => provDocument(ctx));
-  const text = `${JSON.stringify(doc, null, 1)}\n`;
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx', 0o600);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'EEXIST') throw conflict(`prov:export: ${path} already exists; choose another file name`);
-    if (code === 'ENOENT') throw invalid(`prov:export: the folder of ${path} does not exist`);
-    throw err;
-  }
-  const buf = Buffer.from(text, 'utf8');
-  try {
-    writeSync(fd, buf);
-    closeSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    unlinkSync(path);
-    throw err;
-  }
+  const buf = Buffer.from(`${JSON.stringify(doc, null, 1)}\n`, 'utf8');
+  writeNewFile(path, 'prov:export', (put) => put(buf));
   const relations = Object.keys(RELATIONS).concat('wasInvalidatedBy').reduce((n, k) => n + Object.keys((doc[k] as object | undefined) ?? {}).length, 0);
   return { path, bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex'), entities: Object.keys(doc.entity!).length, relations };
 }

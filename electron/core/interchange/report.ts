@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import type { ResponseOf } from '../../../shared/ipc/contract';
 import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
 import type { DecisionView } from '../../../shared/ipc/channels/decisions';
 import type { RemediationView } from '../../../shared/ipc/channels/remediation';
 import { chainHead } from '../audit/receiptViews';
 import type { ServiceContext } from '../context';
-import { conflict, invalid } from '../errors';
 import { readCaseMeta, type CaseMeta } from '../services/caseMeta';
 import { getClaim } from '../services/claims';
 import { listDecisions } from '../services/decisions';
@@ -14,6 +12,7 @@ import { gateStatus } from '../services/gate';
 import { listRemediations } from '../services/remediationView';
 import { aclFilter } from '../store/acl';
 import { readTransaction } from '../store/caseFile';
+import { writeNewFile } from './newFile';
 
 /** One cited revision as the report shows it: which exact revision, its hash and where it came from. */
 interface CitedRevision {
@@ -216,23 +215,7 @@ export function renderHtml(r: CaseReport): string {
 /** Writes the report to a new file (never over an existing one). */
 export function writeReport(ctx: ServiceContext, path: string, format: 'html' | 'markdown'): { path: string; bytes: number; sha256: string } {
   const text = format === 'html' ? renderHtml(buildReport(ctx)) : renderMarkdown(buildReport(ctx));
-  let fd: number;
-  try {
-    fd = openSync(path, 'wx', 0o600);
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'EEXIST') throw conflict(`report:write: ${path} already exists; choose another file name`);
-    if (code === 'ENOENT') throw invalid(`report:write: the folder of ${path} does not exist`);
-    throw err;
-  }
   const buf = Buffer.from(text, 'utf8');
-  try {
-    writeSync(fd, buf);
-    closeSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    unlinkSync(path);
-    throw err;
-  }
+  writeNewFile(path, 'report:write', (put) => put(buf));
   return { path, bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
 }

@@ -1,3 +1,4 @@
+import { EnumSelect } from '../../components/EnumSelect';
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { selectCaseActions } from '../../state/selectors';
@@ -66,13 +67,7 @@ export function NewCaseForm() {
       </label>
       <label className="field">
         Home classification ceiling
-        <select data-testid="new-case-home-ceiling" value={homeCeiling} onChange={(e) => setHomeCeiling(e.target.value as Classification)}>
-          {CLASSIFICATIONS.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
+        <EnumSelect values={CLASSIFICATIONS} value={homeCeiling} onChange={setHomeCeiling} testId="new-case-home-ceiling" />
         <span className="muted">Ids chosen for items inside the home scope, by reviewers cleared for all of it, are kept as typed; elsewhere they get a ~tenant.classification suffix, so a taken id never reveals an item you cannot see.</span>
       </label>
       <label className="field wide">

@@ -1,3 +1,4 @@
+import { EnumSelect } from '../../components/EnumSelect';
 import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { BINDING_ROLES, RELATIONS, type BindingRole, type Relation } from '../../../shared/domain/enums';
@@ -48,22 +49,10 @@ export function BindForm() {
         </select>
       </Field>
       <Field label="Relation" path={['relation']} error={e} testId="intake-bind-relation">
-        <select data-testid="intake-bind-relation" value={relation} onChange={(x) => setRelation(x.target.value as Relation)}>
-          {RELATIONS.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
+        <EnumSelect values={RELATIONS} value={relation} onChange={setRelation} testId="intake-bind-relation" />
       </Field>
       <Field label="Role" path={['role']} error={e} testId="intake-bind-role">
-        <select data-testid="intake-bind-role" value={role} onChange={(x) => setRole(x.target.value as BindingRole)}>
-          {BINDING_ROLES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
+        <EnumSelect values={BINDING_ROLES} value={role} onChange={setRole} testId="intake-bind-role" />
       </Field>
       <Field label="Rationale (optional)" path={['rationale']} error={e} wide testId="intake-bind-rationale">
         <input value={rationale} onChange={(x) => setRationale(x.target.value)} />

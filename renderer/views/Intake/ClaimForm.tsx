@@ -1,3 +1,4 @@
+import { EnumSelect } from '../../components/EnumSelect';
 import { useState } from 'react';
 import { CLASSIFICATIONS, EVIDENCE_KINDS, type Classification, type EvidenceKind } from '../../../shared/domain/enums';
 import { Field, list, Outcome, useIntake } from './formKit';
@@ -67,13 +68,7 @@ export function ClaimForm({ defaults }: { defaults: { tenant: string; classifica
         <input value={tenant} onChange={(x) => setTenant(x.target.value)} />
       </Field>
       <Field label="Classification" path={['classification']} error={e} testId="intake-claim-classification">
-        <select value={classification} onChange={(x) => setClassification(x.target.value as Classification)}>
-          {CLASSIFICATIONS.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
+        <EnumSelect values={CLASSIFICATIONS} value={classification} onChange={setClassification} />
       </Field>
       <div className="wide">
         <button type="submit" data-testid="intake-claim-submit" disabled={create.busy}>

@@ -1,3 +1,4 @@
+import { EnumSelect } from '../../components/EnumSelect';
 import { useState } from 'react';
 import { CLASSIFICATIONS, EVIDENCE_KINDS, TRUST_TIERS, type Classification, type EvidenceKind } from '../../../shared/domain/enums';
 import type { ValidityContext } from '../../../shared/domain/schemas';
@@ -102,13 +103,7 @@ export function EvidenceForm({ defaults, span, onSpanUsed }: { defaults: { tenan
         <input data-testid="intake-evidence-title" value={title} onChange={(x) => setTitle(x.target.value)} />
       </Field>
       <Field label="Kind" path={['kind']} error={e} testId="intake-evidence-kind">
-        <select data-testid="intake-evidence-kind" value={kind} onChange={(x) => setKind(x.target.value as EvidenceKind)}>
-          {EVIDENCE_KINDS.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
-          ))}
-        </select>
+        <EnumSelect values={EVIDENCE_KINDS} value={kind} onChange={setKind} testId="intake-evidence-kind" />
       </Field>
       <Field label="Media type" path={['mediaType']} error={e} testId="intake-evidence-media">
         <input className="mono" value={mediaType} onChange={(x) => setMediaType(x.target.value)} />
@@ -171,22 +166,10 @@ export function EvidenceForm({ defaults, span, onSpanUsed }: { defaults: { tenan
         <input data-testid="intake-evidence-tenant" value={tenant} onChange={(x) => setTenant(x.target.value)} />
       </Field>
       <Field label="Classification" path={['context', 'classification']} error={e} testId="intake-evidence-classification">
-        <select data-testid="intake-evidence-classification" value={classification} onChange={(x) => setClassification(x.target.value as Classification)}>
-          {CLASSIFICATIONS.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
+        <EnumSelect values={CLASSIFICATIONS} value={classification} onChange={setClassification} testId="intake-evidence-classification" />
       </Field>
       <Field label="Trust tier" path={['context', 'trustTier']} error={e} testId="intake-evidence-trust">
-        <select value={trustTier} onChange={(x) => setTrustTier(x.target.value as ValidityContext['trustTier'])}>
-          {TRUST_TIERS.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
+        <EnumSelect values={TRUST_TIERS} value={trustTier} onChange={setTrustTier} />
       </Field>
       <Field label="Confidence (0 to 1, optional)" path={['context', 'confidence']} error={e} testId="intake-evidence-confidence">
         <input data-testid="intake-evidence-confidence" inputMode="decimal" value={confidence} onChange={(x) => setConfidence(x.target.value)} />

@@ -1,3 +1,4 @@
+import { EnumSelect } from '../../components/EnumSelect';
 import { useState } from 'react';
 import { CLASSIFICATIONS, ROLES, type Classification, type Role } from '../../../shared/domain/enums';
 import { Field, list, Outcome, useIntake } from './formKit';
@@ -31,25 +32,13 @@ export function ReviewerForm() {
         <input data-testid="intake-reviewer-name" value={displayName} onChange={(x) => setDisplayName(x.target.value)} />
       </Field>
       <Field label="Role" path={['role']} error={e} testId="intake-reviewer-role">
-        <select data-testid="intake-reviewer-role" value={role} onChange={(x) => setRole(x.target.value as Role)}>
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
+        <EnumSelect values={ROLES} value={role} onChange={setRole} testId="intake-reviewer-role" />
       </Field>
       <Field label="Tenants (comma-separated, * for all)" path={['tenants']} error={e} testId="intake-reviewer-tenants">
         <input data-testid="intake-reviewer-tenants" className="mono" value={tenants} onChange={(x) => setTenants(x.target.value)} />
       </Field>
       <Field label="Clearance" path={['maxClassification']} error={e} testId="intake-reviewer-clearance">
-        <select data-testid="intake-reviewer-clearance" value={maxClassification} onChange={(x) => setMax(x.target.value as Classification)}>
-          {CLASSIFICATIONS.map((c) => (
-            <option key={c} value={c}>
-              up to {c}
-            </option>
-          ))}
-        </select>
+        <EnumSelect values={CLASSIFICATIONS} value={maxClassification} onChange={setMax} testId="intake-reviewer-clearance" label={(c) => `up to ${c}`} />
       </Field>
       <Field label="Their passphrase (typed by them, at least 8 characters)" path={['passphrase']} error={e} testId="intake-reviewer-passphrase">
         <input data-testid="intake-reviewer-passphrase" type="password" autoComplete="new-password" value={passphrase} onChange={(x) => setPassphrase(x.target.value)} />

@@ -1,3 +1,4 @@
+import { EnumSelect } from '../../components/EnumSelect';
 import { useRef, useState } from 'react';
 import { CLASSIFICATIONS, type Classification } from '../../../shared/domain/enums';
 import type { QuotedSpan } from './EvidenceForm';
@@ -39,13 +40,7 @@ export function SourceForm({ defaults, onQuote }: { defaults: { tenant: string; 
           <input value={tenant} onChange={(x) => setTenant(x.target.value)} />
         </Field>
         <Field label="Classification" path={['classification']} error={e} testId="intake-source-classification">
-          <select value={classification} onChange={(x) => setClassification(x.target.value as Classification)}>
-            {CLASSIFICATIONS.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
+          <EnumSelect values={CLASSIFICATIONS} value={classification} onChange={setClassification} />
         </Field>
         <Field label="Text of the document (paste, or drop a file)" path={['content']} error={e} wide testId="intake-source-content">
           <textarea
