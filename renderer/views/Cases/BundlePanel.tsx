@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { EnumSelect } from '../../components/EnumSelect';
 import type { ImportReport } from '../../../shared/ipc/channels/interchange';
 import type { ResponseOf } from '../../../shared/ipc/contract';
 import { call } from '../../bridge';
@@ -55,19 +56,35 @@ function ImportSummary({ report }: { report: ImportReport }) {
   );
 }
 
+/** A file path and the action that takes it; extra controls (a format) go between them. */
+function PathAction({ testId, placeholder, caption, busy, onRun, children }: { testId: string; placeholder: string; caption: string; busy: boolean; onRun: (path: string) => Promise<void>; children?: ReactNode }) {
+  const [path, setPath] = useState('');
+  return (
+    <form
+      className="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onRun(path);
+      }}
+    >
+      <input data-testid={`${testId}-path`} className="grow mono" placeholder={placeholder} value={path} onChange={(e) => setPath(e.target.value)} />
+      {children}
+      <button type="submit" data-testid={`${testId}-submit`} disabled={busy || path.length === 0}>
+        {busy ? 'Working…' : caption}
+      </button>
+    </form>
+  );
+}
+
 /** Evidence bundles in and out of the open case (README: "Evidence bundles"). */
 export function BundlePanel() {
   const refreshAll = useWorkbench((s) => s.refreshAll);
-  const [importPath, setImportPath] = useState('');
-  const [exportPath, setExportPath] = useState('');
   const [format, setFormat] = useState<'ndjson' | 'json'>('ndjson');
   const [busy, setBusy] = useState(false);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [exported, setExported] = useState<ResponseOf<'bundle:export'> | null>(null);
-  const [reportPath, setReportPath] = useState('');
   const [reportFormat, setReportFormat] = useState<'html' | 'markdown'>('html');
   const [written, setWritten] = useState<ResponseOf<'report:write'> | null>(null);
-  const [handoffPath, setHandoffPath] = useState('');
   const [handedOff, setHandedOff] = useState<ResponseOf<'case:handoffExport'> | null>(null);
   const [error, setError] = useState<ActionError | null>(null);
   const run = async (work: () => Promise<void>) => {
@@ -81,6 +98,27 @@ export function BundlePanel() {
       setBusy(false);
     }
   };
+  const importBundle = (path: string) =>
+    run(async () => {
+      setReport(null);
+      setReport(await call('bundle:import', { path }));
+      await refreshAll();
+    });
+  const exportBundle = (path: string) =>
+    run(async () => {
+      setExported(null);
+      setExported(await call('bundle:export', { path, format }));
+    });
+  const writeReport = (path: string) =>
+    run(async () => {
+      setWritten(null);
+      setWritten(await call('report:write', { path, format: reportFormat }));
+    });
+  const handOff = (path: string) =>
+    run(async () => {
+      setHandedOff(null);
+      setHandedOff(await call('case:handoffExport', { path }));
+    });
   return (
     <section className="panel" data-testid="bundle-panel">
       <h2>Evidence bundles and reports</h2>
@@ -88,75 +126,14 @@ export function BundlePanel() {
         Import NDJSON or JSON bundles from tools, agents and colleagues: every record is validated first, screened on the way in, and the whole bundle
         is written in one transaction or not at all. Export writes what you can see.
       </p>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run(async () => {
-            setReport(null);
-            setReport(await call('bundle:import', { path: importPath }));
-            await refreshAll();
-          });
-        }}
-      >
-        <input data-testid="bundle-import-path" className="grow mono" placeholder="/evidence/incident-2232.ndjson" value={importPath} onChange={(e) => setImportPath(e.target.value)} />
-        <button type="submit" data-testid="bundle-import-submit" disabled={busy || importPath.length === 0}>
-          {busy ? 'Working…' : 'Import bundle'}
-        </button>
-      </form>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run(async () => {
-            setExported(null);
-            setExported(await call('bundle:export', { path: exportPath, format }));
-          });
-        }}
-      >
-        <input data-testid="bundle-export-path" className="grow mono" placeholder="/evidence/handoff.ndjson" value={exportPath} onChange={(e) => setExportPath(e.target.value)} />
-        <select data-testid="bundle-export-format" value={format} onChange={(e) => setFormat(e.target.value as 'ndjson' | 'json')}>
-          <option value="ndjson">NDJSON</option>
-          <option value="json">JSON</option>
-        </select>
-        <button type="submit" data-testid="bundle-export-submit" disabled={busy || exportPath.length === 0}>
-          Export bundle
-        </button>
-      </form>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run(async () => {
-            setWritten(null);
-            setWritten(await call('report:write', { path: reportPath, format: reportFormat }));
-          });
-        }}
-      >
-        <input data-testid="report-path" className="grow mono" placeholder="/reports/ir-2231.html" value={reportPath} onChange={(e) => setReportPath(e.target.value)} />
-        <select data-testid="report-format" value={reportFormat} onChange={(e) => setReportFormat(e.target.value as 'html' | 'markdown')}>
-          <option value="html">HTML (printable)</option>
-          <option value="markdown">Markdown</option>
-        </select>
-        <button type="submit" data-testid="report-submit" disabled={busy || reportPath.length === 0}>
-          Write case report
-        </button>
-      </form>
-      <form
-        className="row"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run(async () => {
-            setHandedOff(null);
-            setHandedOff(await call('case:handoffExport', { path: handoffPath }));
-          });
-        }}
-      >
-        <input data-testid="handoff-path" className="grow mono" placeholder="/media/usb/ir-2231.erwb" value={handoffPath} onChange={(e) => setHandoffPath(e.target.value)} />
-        <button type="submit" data-testid="handoff-submit" disabled={busy || handoffPath.length === 0}>
-          Hand off the whole case (signed)
-        </button>
-      </form>
+      <PathAction testId="bundle-import" placeholder="/evidence/incident-2232.ndjson" caption="Import bundle" busy={busy} onRun={importBundle} />
+      <PathAction testId="bundle-export" placeholder="/evidence/handoff.ndjson" caption="Export bundle" busy={busy} onRun={exportBundle}>
+        <EnumSelect values={['ndjson', 'json'] as const} value={format} onChange={setFormat} testId="bundle-export-format" label={(f) => f.toUpperCase()} />
+      </PathAction>
+      <PathAction testId="report" placeholder="/reports/ir-2231.html" caption="Write case report" busy={busy} onRun={writeReport}>
+        <EnumSelect values={['html', 'markdown'] as const} value={reportFormat} onChange={setReportFormat} testId="report-format" label={(f) => (f === 'html' ? 'HTML (printable)' : 'Markdown')} />
+      </PathAction>
+      <PathAction testId="handoff" placeholder="/media/usb/ir-2231.erwb" caption="Hand off the whole case (signed)" busy={busy} onRun={handOff} />
       {error && <ErrorNotice error={error} testId="bundle-error" />}
       {report && <ImportSummary report={report} />}
       {exported && (
