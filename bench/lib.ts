@@ -30,14 +30,5 @@ export function report(name: string, figures: Record<string, number | string>): 
   process.stdout.write(`${name}: ${parts.join('  ')}\n`);
 }
 
-/** mulberry32: a small seeded PRNG, so every run of a bench builds the same data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The PRNG lives with the test helpers (the fault suite uses it too); benches take it from here.
+export { seededRandom } from '../electron/testing/seededRandom';

@@ -20,7 +20,7 @@ import { startHost } from '../host/server';
 import { handlers } from '../core/handlers';
 import { createReviewCase, type ReviewCase } from './reviewCase';
 import { TEST_PASSPHRASE } from './testCase';
-import { seededRandom } from '../../bench/lib';
+import { seededRandom } from './seededRandom';
 
 const { values } = parseArgs({ options: { kills: { type: 'string', default: '20' }, seed: { type: 'string', default: '20261201' }, 'fuzz-runs': { type: 'string', default: '300' } } });
 const KILLS = Number(values.kills);
