@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { inertSegments, type InertSegment } from './inertText';
+import { inertSegments, type InertSegment } from '../../shared/domain/inertText';
 
 /** Segments as React nodes: text as text nodes, each invisible character as a visible marker. */
 export function SegmentNodes({ segments }: { segments: readonly InertSegment[] }) {

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { countHidden, inertSegments } from './inertText';
+import { countHidden, inertSegments } from '../../shared/domain/inertText';
 import { SegmentNodes } from './InertLabel';
 
 // Rendering a megabyte of text in one <pre> stalls the window; the analyst can ask for the rest.

@@ -87,7 +87,7 @@ describe('report text is inert', () => {
       await tc.call('report:write', { path: join(tc.dir, 'h.md'), format: 'markdown' });
       const html = readFileSync(join(tc.dir, 'h.html'), 'utf8');
       expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-      expect(html).toContain('\\u{202E}gnp.exe');
+      expect(html).toContain('[U+202E]gnp.exe');
       expect(html).not.toMatch(/<script|<img/i);
       const md = readFileSync(join(tc.dir, 'h.md'), 'utf8');
       expect(md).toContain('\\[click\\]\\(javascript:alert\\(2\\)\\)');

@@ -12,6 +12,7 @@ import { gateStatus } from '../services/gate';
 import { listRemediations } from '../services/remediationView';
 import { aclFilter } from '../store/acl';
 import { readTransaction } from '../store/caseFile';
+import { labelHidden } from '../../../shared/domain/inertText';
 import { writeNewFile } from './newFile';
 
 /** One cited revision as the report shows it: which exact revision, its hash and where it came from. */
@@ -94,18 +95,13 @@ export function buildReport(ctx: ServiceContext): CaseReport {
 // ---------------------------------------------------------------------------------------------
 // Inert text: everything in a report came from the case, and case text is attacker-controlled.
 
-/** Control and bidirectional-override characters made visible, so text cannot reorder or hide itself. */
-export function visible(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}`);
-}
-
 export function escapeHtml(text: string): string {
-  return visible(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return labelHidden(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 /** Markdown that renders as the text it is: no markup, links, HTML or table breaks from case text. */
 export function escapeMarkdown(text: string): string {
-  return visible(text)
+  return labelHidden(text)
     .replace(/\r?\n/g, ' ')
     .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, (c) => `\\${c}`)
     .replace(/</g, '&lt;');

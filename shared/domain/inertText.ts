@@ -1,6 +1,6 @@
 /**
  * Evidence content is data, never markup or instructions (DESIGN §3.1). It reaches the DOM only as
- * React text nodes; this module additionally makes characters that change how text *looks* without
+ * React text nodes, and a case report only escaped; this module additionally makes characters that change how text *looks* without
  * being visible (bidi overrides, zero-width characters, Unicode tags, C0/C1 controls) show up as
  * labelled markers, so an analyst sees what a "Trojan Source"-style payload actually contains.
  */
@@ -29,4 +29,11 @@ export function inertSegments(content: string): InertSegment[] {
 
 export function countHidden(segments: readonly InertSegment[]): number {
   return segments.filter((s) => s.kind === 'hidden').length;
+}
+
+/** The text with every hidden character written as its label, `[U+202E]`: how a report prints it. */
+export function labelHidden(content: string): string {
+  return inertSegments(content)
+    .map((s) => (s.kind === 'text' ? s.text : `[${s.codePoint}]`))
+    .join('');
 }
