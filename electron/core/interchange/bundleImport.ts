@@ -3,7 +3,7 @@ import type { LifecycleState } from '../../../shared/domain/enums';
 import { TRANSITIONS } from '../../../shared/domain/lifecycle';
 import type { ValidityContext } from '../../../shared/domain/schemas';
 import type { BundleRecord } from '../../../shared/interchange/bundle';
-import { contract, type Channel, type ParsedRequestOf, type RequestOf } from '../../../shared/ipc/contract';
+import type { RequestOf } from '../../../shared/ipc/contract';
 import type { ImportReport } from '../../../shared/ipc/channels/interchange';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
@@ -17,7 +17,8 @@ import { scopedName, scopeQualifier } from '../services/scopedNames';
 import { addSource } from '../services/sources';
 import { aclFilter } from '../store/acl';
 import { writeTransaction } from '../store/caseFile';
-import type { LocatedRecord, ReadBundle } from './bundleRead';
+import type { ReadBundle } from './bundleRead';
+import { channelRequest } from './channelRequest';
 
 type Scope = { tenant: string; classification: ValidityContext['classification'] };
 type Counted = 'sources' | 'evidence' | 'claims' | 'bindings' | 'prov';
@@ -89,7 +90,7 @@ export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportRepo
       for (const to of path) {
         try {
           const next = to === 'SUPERSEDED' ? successorOf(ctx, revisionId) : undefined;
-          transitionEvidence(ctx, call('evidence:transition', { revisionId, to, reason: `reported ${state} by the imported bundle (${where})`, ...(next ? { supportingRef: next } : {}) }));
+          transitionEvidence(ctx, channelRequest('evidence:transition', { revisionId, to, reason: `reported ${state} by the imported bundle (${where})`, ...(next ? { supportingRef: next } : {}) }));
         } catch (err) {
           if (!(err instanceof WorkbenchError)) throw err;
           report.lifecycleNotApplied.push({ at: where, revisionId, reported: state, kept: stateOf(ctx, revisionId), reason: err.message });
@@ -102,7 +103,7 @@ export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportRepo
   const apply: { [T in BundleRecord['type']]: (r: Extract<BundleRecord, { type: T }>, where: string) => Counted | null } = {
     source: (r, where) => {
       caseName(r.sourceId, r, where, 'sourceId');
-      const out = addSource(ctx, call('source:add', { sourceId: chosen(r.sourceId), title: r.title, content: r.content, mediaType: r.mediaType, tenant: r.tenant, classification: r.classification }));
+      const out = addSource(ctx, channelRequest('source:add', { sourceId: chosen(r.sourceId), title: r.title, content: r.content, mediaType: r.mediaType, tenant: r.tenant, classification: r.classification }));
       sources.set(r.sourceId, out.sourceId);
       rename('source', r.sourceId, out.sourceId);
       return out.created ? 'sources' : null;
@@ -113,7 +114,9 @@ export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportRepo
       const sha = sha256Hex(r.content);
       evidence.set(r.evidenceId, id);
       rename('evidence', r.evidenceId, id);
-      const present = ctx.db.prepare('SELECT content_sha256 AS sha FROM evidence_revision WHERE revision_id = ?').get(revisionId) as { sha: string } | undefined;
+      // Only a revision the importer may see counts as present; anything else is the service's to refuse.
+      const acl = aclFilter(ctx.actor, 'r');
+      const present = ctx.db.prepare(`SELECT r.content_sha256 AS sha FROM evidence_revision r WHERE r.revision_id = ? AND ${acl.sql}`).get(revisionId, ...acl.params) as { sha: string } | undefined;
       if (present) {
         if (present.sha !== sha) throw conflict(`${where}: evidence ${revisionId} is already in the case with other content (SHA-256 ${present.sha.slice(0, 12)}…); a correction is a new revision`);
         return null;
@@ -121,8 +124,8 @@ export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportRepo
       const span = r.span ? { ...r.span, sourceId: sources.get(r.span.sourceId) ?? r.span.sourceId } : undefined;
       const out =
         r.revision === 1
-          ? ingestEvidence(ctx, call('evidence:ingest', { evidenceId: chosen(r.evidenceId), title: r.title, kind: r.kind, content: r.content, mediaType: r.mediaType, context: r.context, ...(r.contentSha256 ? { declaredSha256: r.contentSha256 } : {}), ...(span ? { span } : {}) }))
-          : reviseEvidence(ctx, call('evidence:revise', { supersedes: `${id}@${r.revision - 1}`, content: r.content, reason: r.reason ?? `revision ${r.revision} from an imported bundle`, context: r.context, ...(r.contentSha256 ? { declaredSha256: r.contentSha256 } : {}), ...(span ? { span } : {}) }));
+          ? ingestEvidence(ctx, channelRequest('evidence:ingest', { evidenceId: chosen(r.evidenceId), title: r.title, kind: r.kind, content: r.content, mediaType: r.mediaType, context: r.context, ...(r.contentSha256 ? { declaredSha256: r.contentSha256 } : {}), ...(span ? { span } : {}) }))
+          : reviseEvidence(ctx, channelRequest('evidence:revise', { supersedes: `${id}@${r.revision - 1}`, content: r.content, reason: r.reason ?? `revision ${r.revision} from an imported bundle`, context: r.context, ...(r.contentSha256 ? { declaredSha256: r.contentSha256 } : {}), ...(span ? { span } : {}) }));
       if (out.revisionId !== revisionId) throw conflict(`${where}: evidence ${r.evidenceId}@${r.revision} would become ${out.revisionId} here; revisions must arrive in order`);
       if (out.state !== 'QUARANTINED') assertLifecycle(out.revisionId, r.lifecycle, where);
       else {
@@ -145,7 +148,7 @@ export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportRepo
         }
         return null;
       }
-      createClaim(ctx, call('claim:create', { claimId: chosen(r.claimId), statement: r.statement, scope: r.scope, policy: r.policy, tenant: r.tenant, classification: r.classification }));
+      createClaim(ctx, channelRequest('claim:create', { claimId: chosen(r.claimId), statement: r.statement, scope: r.scope, policy: r.policy, tenant: r.tenant, classification: r.classification }));
       return 'claims';
     },
     binding: (r, where) => bind(claimOf(r.claimId, where, 'claimId'), revisionOf(r.revision, where, 'revision'), r, where),
@@ -181,7 +184,7 @@ export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportRepo
         .map((e, i) => ({ ...e, from: endpoint(e.from, `edges.${i}.from`), to: endpoint(e.to, `edges.${i}.to`) }))
         .filter((e) => !edgePresent(ctx, e));
       if (nodes.length === 0 && edges.length === 0) return null;
-      recordProvenance(ctx, call('prov:record', { tenant: r.tenant, classification: r.classification, nodes, edges }));
+      recordProvenance(ctx, channelRequest('prov:record', { tenant: r.tenant, classification: r.classification, nodes, edges }));
       return 'prov';
     },
   };
@@ -196,7 +199,7 @@ export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportRepo
       }
       return null;
     }
-    bindEvidence(ctx, call('claim:bind', { claimId, revisionId, relation: r.relation, role: r.role, rationale: r.rationale } as RequestOf<'claim:bind'>));
+    bindEvidence(ctx, channelRequest('claim:bind', { claimId, revisionId, relation: r.relation, role: r.role, rationale: r.rationale } as RequestOf<'claim:bind'>));
     return 'bindings';
   }
 
@@ -214,11 +217,6 @@ export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportRepo
 
 const countedAs = (r: BundleRecord): Counted =>
   r.type === 'source' ? 'sources' : r.type === 'evidence' ? 'evidence' : r.type === 'claim' ? 'claims' : r.type === 'prov' ? 'prov' : 'bindings';
-
-/** A request as its channel would accept it, defaults applied; a record that maps to a bad one is refused. */
-function call<C extends Channel>(channel: C, request: RequestOf<C>): ParsedRequestOf<C> {
-  return contract[channel].request.parse(request) as ParsedRequestOf<C>;
-}
 
 /** Any refusal inside a record names where the record stood, and aborts the whole import. */
 function withLocation<T>(where: string, run: () => T): T {
@@ -283,4 +281,3 @@ function edgePresent(ctx: ServiceContext, e: { type: string; from: string; to: s
   return ctx.db.prepare('SELECT 1 FROM prov_edge WHERE subject = ? AND type = ? AND object = ?').get(e.from, e.type, e.to) !== undefined;
 }
 
-export type { LocatedRecord };

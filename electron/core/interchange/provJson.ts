@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { Classification } from '../../../shared/domain/enums';
 import { Id } from '../../../shared/domain/schemas';
-import { contract, type ParsedRequestOf } from '../../../shared/ipc/contract';
 import type { ProvEdgeType, ProvNodeInput } from '../../../shared/ipc/channels/provenance';
 import type { ProvImportReport } from '../../../shared/ipc/channels/interchange';
 import type { ServiceContext } from '../context';
@@ -12,6 +11,7 @@ import { transitionEvidence } from '../services/evidenceTransitions';
 import { recordProvenance } from '../services/provenance';
 import { aclFilter } from '../store/acl';
 import { readTransaction, writeTransaction } from '../store/caseFile';
+import { channelRequest } from './channelRequest';
 import { writeNewFile } from './newFile';
 
 /**
@@ -243,22 +243,17 @@ export function importProvJson(ctx: ServiceContext, req: { path: string; tenant:
       seen.add(k);
       return true;
     });
-    for (let i = 0; i < Math.max(nodes.length, 1); i += 500) {
-      const chunk = nodes.slice(i, i + 500);
-      const last = i + 500 >= nodes.length;
-      const chunkEdges = last ? unique : [];
-      for (let j = 0; j < Math.max(chunkEdges.length, 1); j += 2000) {
-        const part = { nodes: j === 0 ? chunk : [], edges: chunkEdges.slice(j, j + 2000) };
-        if (part.nodes.length === 0 && part.edges.length === 0) continue;
-        const request = contract['prov:record'].request.parse({ tenant: req.tenant, classification: req.classification, ...part }) as ParsedRequestOf<'prov:record'>;
-        const out = recordProvenance(ctx, request);
-        report.nodesAdded += part.nodes.length;
-        report.edgesAdded += out.edgesAdded;
-      }
-    }
+    // Every node before any edge (prov:record takes at most 500 nodes or 2,000 edges a call).
+    const record = (part: { nodes: ProvNodeInput[]; edges: typeof unique }) => {
+      const request = channelRequest('prov:record', { tenant: req.tenant, classification: req.classification, ...part });
+      report.edgesAdded += recordProvenance(ctx, request).edgesAdded;
+      report.nodesAdded += part.nodes.length;
+    };
+    for (let i = 0; i < nodes.length; i += 500) record({ nodes: nodes.slice(i, i + 500), edges: [] });
+    for (let j = 0; j < unique.length; j += 2000) record({ nodes: [], edges: unique.slice(j, j + 2000) });
     const move = (revisionId: string, to: 'SUPERSEDED' | 'REVOKED', reason: string, supportingRef?: string) => {
       try {
-        transitionEvidence(ctx, contract['evidence:transition'].request.parse({ revisionId, to, reason, ...(supportingRef ? { supportingRef } : {}) }) as ParsedRequestOf<'evidence:transition'>);
+        transitionEvidence(ctx, channelRequest('evidence:transition', { revisionId, to, reason, ...(supportingRef ? { supportingRef } : {}) }));
         (to === 'SUPERSEDED' ? report.superseded : report.revoked).push(revisionId);
       } catch (err) {
         if (!(err instanceof WorkbenchError)) throw err;
