@@ -1,4 +1,4 @@
-import { bandBuckets, copySignature, decodeSignature, encodeSignature, judgeCopyBetween } from '../../../shared/domain/copies';
+import { bandBuckets, copySignature, decodeSignature, encodeSignature, judgeCopyBetween, MACHINE_RECORD_KINDS } from '../../../shared/domain/copies';
 import type { Classification } from '../../../shared/domain/enums';
 import type { CopyLinkView } from '../../../shared/ipc/channels/evidence';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
@@ -7,7 +7,7 @@ import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { conflict, notFound } from '../errors';
 import { visibleClassifications } from '../store/acl';
-import { copyCandidates, copyLink, insertCopyLink, insertSignature, linksOf, type CopyLinkRow } from '../store/copyRows';
+import { copyCandidates, copyLink, identicalContent, insertCopyLink, insertSignature, linksOf, type CopyLinkRow } from '../store/copyRows';
 import { loadVisibleRevision } from '../store/evidenceRows';
 import { assertRole, visibleRefs } from './claimBasis';
 import { writeTransaction } from '../store/caseFile';
@@ -37,9 +37,16 @@ export function detectCopies(
 ): { copies: CopyFinding[]; signatureSha256: string } {
   const sig = copySignature(r.content);
   const encoded = encodeSignature(sig);
-  const buckets = bandBuckets(sig);
+  // Wording matters only between reports: a machine record is a copy of identical content alone,
+  // so it is looked up by its hash and kept out of the LSH buckets (where its template wording
+  // would crowd out the reports). Identical content is looked up for every kind.
+  const byWording = !MACHINE_RECORD_KINDS.has(r.kind);
+  const buckets = byWording ? bandBuckets(sig) : [];
+  const scope = { evidenceId: r.evidenceId, tenant: r.tenant, classifications: visibleClassifications(r.classification) };
+  const candidates = new Map(identicalContent(ctx.db, { contentSha256: r.contentSha256, ...scope }).map((c) => [c.revision_id, c]));
+  if (byWording) for (const c of copyCandidates(ctx.db, { buckets, ...scope })) candidates.set(c.revision_id, c);
   const copies: CopyFinding[] = [];
-  for (const candidate of copyCandidates(ctx.db, { buckets, evidenceId: r.evidenceId, tenant: r.tenant, classifications: visibleClassifications(r.classification) })) {
+  for (const candidate of candidates.values()) {
     const verdict = judgeCopyBetween(
       { kind: r.kind, contentSha256: r.contentSha256, signature: sig },
       { kind: candidate.kind, contentSha256: candidate.content_sha256, signature: decodeSignature(candidate.signature) },

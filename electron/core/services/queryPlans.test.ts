@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkEvidence } from '../../testing/fixtures/bulk';
 import { createTestCase, type TestCase } from '../../testing/testCase';
-import { BUCKET_HITS_SQL, COPY_CANDIDATES_SQL } from '../store/copyRows';
+import { BUCKET_HITS_SQL, COPY_CANDIDATES_SQL, IDENTICAL_CONTENT_SQL } from '../store/copyRows';
 import { listEvidenceQuery } from './evidenceReads';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
 
@@ -27,6 +27,12 @@ describe('hot queries keep their indexes', () => {
     expect(plan).toMatch(/SEARCH s USING INTEGER PRIMARY KEY \(rowid=\?\)/);
     expect(plan).toMatch(/SEARCH r USING INDEX sqlite_autoindex_evidence_revision_1 \(revision_id=\?\)/);
     expect(plan).not.toMatch(/evidence_revision_by_acl/);
+  });
+
+  it("a machine record's copies are read by one seek on the content hash", () => {
+    const plan = planOf(IDENTICAL_CONTENT_SQL, ['ab'.repeat(32), 'ev-x', 'acme', '["public", "internal"]', 64]);
+    expect(plan).toMatch(/SEARCH r USING INDEX evidence_revision_by_content \(content_sha256=\?\)/);
+    expect(plan, plan).not.toMatch(/SCAN (r|s)\b/);
   });
 
   it.each([

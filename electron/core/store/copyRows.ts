@@ -70,10 +70,29 @@ export const COPY_CANDIDATES_SQL = `SELECT s.sig_id, s.revision_id, s.signature,
   WHERE s.sig_id IN (SELECT value FROM json_each(?)) AND r.evidence_id <> ? AND r.tenant = ?
     AND r.classification IN (SELECT value FROM json_each(?))`;
 
+/**
+ * Revisions of other lineages with exactly this content, in `tenant` at or below
+ * `classifications`: how a machine record's copies are found (one seek on the content index).
+ */
+export function identicalContent(
+  db: CaseDb,
+  q: { contentSha256: string; evidenceId: string; tenant: string; classifications: readonly Classification[] },
+): Omit<CopyCandidate, 'shared'>[] {
+  return db
+    .prepare(IDENTICAL_CONTENT_SQL)
+    .all(q.contentSha256, q.evidenceId, q.tenant, JSON.stringify(q.classifications), MAX_COPY_CANDIDATES) as Omit<CopyCandidate, 'shared'>[];
+}
+
+/** Exported so a test can hold the plan to the content index. */
+export const IDENTICAL_CONTENT_SQL = `SELECT s.sig_id, s.revision_id, s.signature, r.kind, r.content_sha256
+  FROM evidence_revision r CROSS JOIN copy_signature s ON s.revision_id = r.revision_id
+  WHERE r.content_sha256 = ? AND r.evidence_id <> ? AND r.tenant = ? AND r.classification IN (SELECT value FROM json_each(?))
+  ORDER BY r.revision_id LIMIT ?`;
+
+/** A revision's signature, and its LSH buckets (none for a machine record: those are found by content). */
 export function insertSignature(db: CaseDb, revisionId: string, signature: string, buckets: readonly number[]): void {
-  const sigId = Number(db.prepare('INSERT INTO copy_signature (revision_id, signature) VALUES (?, ?)').run(revisionId, signature).lastInsertRowid);
-  const band = db.prepare('INSERT OR IGNORE INTO copy_band (bucket, sig_id) VALUES (?, ?)');
-  for (const bucket of buckets) band.run(bucket, sigId);
+  const sigId = db.prepare('INSERT INTO copy_signature (revision_id, signature) VALUES (?, ?)').run(revisionId, signature).lastInsertRowid;
+  if (buckets.length > 0) db.prepare('INSERT OR IGNORE INTO copy_band (bucket, sig_id) SELECT value, ? FROM json_each(?)').run(sigId, JSON.stringify(buckets));
 }
 
 export function signatureOf(db: CaseDb, revisionId: string): string | null {

@@ -13,6 +13,7 @@ import { m0300_revocation } from './0300-revocation';
 import { m0310_remediation } from './0310-remediation';
 import { m0320_fence_causes } from './0320-fence-causes';
 import { m0330_copies } from './0330-copies';
+import { m0340_copies_by_content } from './0340-copies-by-content';
 import type { Migration } from './migration';
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0310_remediation,
   m0320_fence_causes,
   m0330_copies,
+  m0340_copies_by_content,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
