@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../shared/ipc/contract';
-import { dispatch } from './dispatch';
+import { dispatch, nestedDeeperThan } from './dispatch';
 import { handlers } from './handlers';
 import { Session } from './session';
 import { tableDigest } from './store/digest';
@@ -27,6 +27,17 @@ describe('dispatch', () => {
     expect(paths).toEqual(expect.arrayContaining(['statement', 'tenant', 'classification']));
     expect(answer.error.message).toMatch(/^claim:create: invalid request: /);
     expect(tableDigest(tc.casePath)).toBe(before);
+  });
+
+  it('refuses a request nested deeper than any request of the contract instead of overflowing the stack', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    const answer = await tc.raw('decision:verify', { decisionId: { length: deep }, fingerprint: 'a'.repeat(64) });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: 'decision:verify: invalid request: nested more than 64 levels deep' } });
+    let shallow: unknown = 'x';
+    for (let i = 0; i < 60; i++) shallow = [shallow];
+    expect((await tc.raw('decision:verify', { decisionId: shallow, fingerprint: 'a'.repeat(64) })) as { error: { message: string } }).toMatchObject({ error: { code: 'VALIDATION' } });
+    expect(nestedDeeperThan(shallow, 64)).toBe(false);
   });
 
   it('names an unknown channel without running anything', async () => {

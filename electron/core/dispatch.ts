@@ -33,6 +33,23 @@ const describeIssues = (issues: IssueDetail[]): string =>
     .map((i) => `${i.path.length ? i.path.join('.') : '(request)'}: ${i.message}`)
     .join('; ');
 
+/** No request of the contract nests anywhere near this deep. */
+const MAX_REQUEST_DEPTH = 64;
+
+/** Whether `value` nests objects or arrays deeper than `limit`, found without recursion (and without revisiting a shared object). */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null || seen.has(v)) continue;
+    if (depth >= limit) return true;
+    seen.add(v);
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * The single entry every transport (Electron IPC, loopback HTTP, CLI) goes through: validates the
  * request with the contract (and refuses text that is not well-formed Unicode), runs the one handler, checks the response shape, and answers the
@@ -51,6 +68,10 @@ export async function dispatch(
     };
   }
   const spec = contract[channel];
+  // Validation walks a request recursively; one nested thousands deep would overflow the stack.
+  if (nestedDeeperThan(rawRequest, MAX_REQUEST_DEPTH)) {
+    return { ok: false, error: { code: 'VALIDATION', message: `${channel}: invalid request: nested more than ${MAX_REQUEST_DEPTH} levels deep` } };
+  }
   const parsed = spec.request.safeParse(rawRequest ?? {});
   if (!parsed.success) {
     const issues = toIssues(parsed.error);
