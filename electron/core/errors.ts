@@ -66,3 +66,6 @@ export function boundedIssues(issues: readonly IssueDetail[]): IssueDetail[] {
   if (issues.length > MAX_ISSUES) kept.push({ path: [], message: `and ${issues.length - MAX_ISSUES} more problems of the same request` });
   return kept;
 }
+
+/** The user stopped a long operation; what it had done was rolled back. */
+export const cancelled = (what: string) => new WorkbenchError('CANCELLED', `${what} was cancelled; nothing was written`);

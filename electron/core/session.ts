@@ -56,6 +56,8 @@ export class Session {
   private readonly keyCost: ScryptCost | undefined;
   private current: OpenCase | null = null;
   private readonly seats = new Map<string, Seat>();
+  /** Set while an import holds the open case's write transaction across turns of the event loop. */
+  private heldBy: (() => string) | null = null;
 
   constructor(options: SessionOptions) {
     this.userDataDir = options.userDataDir;
@@ -100,7 +102,32 @@ export class Session {
   /** The open case (the object identifies this opening: a seat unlocked for it holds it). */
   openCase(): OpenCase {
     if (!this.current) throw new WorkbenchError('NO_CASE', 'no case is open; open or create a case first');
+    this.refuseWhileHeld();
     return this.current;
+  }
+
+  /**
+   * Gives the open case to one long write (an import) that keeps its transaction open while it
+   * yields to the event loop: until `release`, every other use of the case (reads included, which
+   * would see the uncommitted half, and writes, which would land inside it) and opening another
+   * case answer BUSY with `what()` (say, the import's progress). Returns the case's connection.
+   */
+  hold(what: () => string): { db: CaseDb; release: () => void } {
+    const open = this.openCase();
+    this.heldBy = what;
+    let released = false;
+    return {
+      db: open.db,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.heldBy = null;
+      },
+    };
+  }
+
+  private refuseWhileHeld(): void {
+    if (this.heldBy) throw new WorkbenchError('BUSY', `${this.heldBy()}; the case answers again when it finishes or is cancelled`);
   }
 
   db(): CaseDb {
@@ -113,11 +140,13 @@ export class Session {
   }
 
   open(path: string): void {
+    this.refuseWhileHeld();
     const full = resolve(path);
     this.attach(full, openCaseFile(full));
   }
 
   create(path: string, setup: (db: CaseDb) => void): void {
+    this.refuseWhileHeld();
     const full = path === ':memory:' ? path : resolve(path);
     const db = createCaseFile(full);
     try {

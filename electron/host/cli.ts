@@ -4,13 +4,15 @@ import { handlers } from '../core/handlers';
 import { defaultUserDataDir } from '../core/paths';
 import { readPassphrase, type PassphraseSource } from '../core/passphraseInput';
 import { Session, type Seat } from '../core/session';
+import type { ImportProgress } from '../../shared/ipc/channels/interchange';
 import { CHANNELS } from '../../shared/ipc/contract';
+import type { Envelope } from '../../shared/ipc/envelope';
 import { runVerifyCommand, VERIFY_USAGE } from './verifyCommand';
 
 const USAGE = `usage:
   npm run cli -- call <case-file> <channel> [<json-request>] --as <actor-id>
         [--passphrase-fd <n> | --passphrase-file <path>]
-  npm run cli -- import <case-file> <bundle.ndjson|bundle.json> --as <actor-id> [--max-bytes <n>]
+  npm run cli -- import <case-file> <bundle.ndjson|bundle.json|prov.json> --as <actor-id> [--max-bytes <n>] [--format auto|bundle|prov]
   npm run cli -- export <case-file> <new-file> --as <actor-id> [--format ndjson|json]
   npm run cli -- report <case-file> <new-file> --as <actor-id> [--format html|markdown]
   npm run cli -- ${VERIFY_USAGE}
@@ -21,7 +23,8 @@ Every channel of the workbench is callable; the answer is the JSON envelope
 Every call acts as one reviewer, who must unlock their key: the passphrase is read from the
 file descriptor or file given, else from ERWB_PASSPHRASE, else asked for on the terminal.
 Without --as only channels that need no reviewer answer (case:info, actor:list).
-Exit code 0 on ok, 1 on an error envelope, 2 on bad usage.`;
+Exit code 0 on ok, 1 on an error envelope, 2 on bad usage. import prints its progress on stderr
+(records, records/s, percent); Ctrl-C cancels it, and nothing is written.`;
 
 function takeFlag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -61,6 +64,32 @@ async function withCase(
   }
 }
 
+/**
+ * import: the same job the window runs (import:start), followed on stderr; its answer is the
+ * import's report, or the reason nothing was imported. Ctrl-C cancels the job (rolled back).
+ */
+async function importWithProgress(seat: Seat, request: unknown): Promise<Envelope<unknown>> {
+  const started = await dispatch(handlers, seat, 'import:start', request);
+  if (!started.ok) return started;
+  const { jobId } = started.value as ImportProgress;
+  const cancel = () => void dispatch(handlers, seat, 'import:cancel', { jobId });
+  process.once('SIGINT', cancel);
+  try {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 500));
+      const polled = await dispatch(handlers, seat, 'import:progress', { jobId });
+      if (!polled.ok) return polled;
+      const p = polled.value as ImportProgress;
+      if (p.phase === 'done') return { ok: true, value: p.report };
+      if (p.phase === 'failed' || p.phase === 'cancelled') return { ok: false, error: p.error! };
+      const figures = p.total === null ? `${p.bytesRead.toLocaleString('en')} bytes read` : `${p.done.toLocaleString('en')} of ${p.total.toLocaleString('en')} records`;
+      process.stderr.write(`import: ${p.phase} ${figures}${p.recordsPerSecond === null ? '' : `, ${p.recordsPerSecond.toLocaleString('en')} records/s`}, ${p.percent}%\n`);
+    }
+  } finally {
+    process.off('SIGINT', cancel);
+  }
+}
+
 export async function cli(argv: string[]): Promise<number> {
   const args = [...argv];
   const actor = takeFlag(args, '--as');
@@ -92,12 +121,12 @@ export async function cli(argv: string[]): Promise<number> {
       const format = takeFlag(rest, '--format');
       const [path, file] = rest;
       if (!path || !file || rest.length > 2) break;
-      const request =
-        command === 'import'
-          ? { path: resolve(file), ...(maxBytes !== undefined ? { maxBytes: Number(maxBytes) } : {}) }
-          : { path: resolve(file), ...(format !== undefined ? { format } : {}) };
-      const channel = command === 'report' ? 'report:write' : `bundle:${command}`;
-      return withCase(path, actor, secret, (s) => dispatch(handlers, s, channel, request));
+      if (command === 'import') {
+        const request = { source: { path: resolve(file) }, ...(format !== undefined ? { format } : {}), ...(maxBytes !== undefined ? { maxBytes: Number(maxBytes) } : {}) };
+        return withCase(path, actor, secret, (s) => importWithProgress(s, request));
+      }
+      const request = { path: resolve(file), ...(format !== undefined ? { format } : {}) };
+      return withCase(path, actor, secret, (s) => dispatch(handlers, s, command === 'report' ? 'report:write' : 'bundle:export', request));
     }
     case 'verify':
       // Read-only and without a session: verifying must work on a machine with no keys and

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlers } from '../core/handlers';
-import { createTestCase, type TestCase } from '../testing/testCase';
+import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../testing/testCase';
 import { startHost, type RunningHost } from './server';
 
 interface Answer {
@@ -64,6 +64,21 @@ describe('loopback host', () => {
     const res = await post(host, '/api/case:info', headers);
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body).error.message).toContain(mentions);
+  });
+
+  it('takes an uploaded file into the inbox with the token only, and an import of it answers a job', async () => {
+    expect((await post(host, '/upload', { host: `127.0.0.1:${host.port}` }, 'x')).status).toBe(403);
+    expect((await post(host, '/upload', { ...own(), 'x-workbench-token': 'y'.repeat(host.token.length) }, 'x')).status).toBe(403);
+    const empty = await post(host, '/upload', own(), '');
+    expect(empty.status).toBe(400);
+    expect(JSON.parse(empty.body).error.message).toMatch(/the file is empty/);
+    const up = await post(host, '/upload', own(), '{"prefix": {"ex": "http://example.org/"}, "entity": {"ex:a": {}}}');
+    expect(up.status).toBe(200);
+    const { uploadId } = JSON.parse(up.body).value as { uploadId: string };
+    expect(uploadId).toMatch(/^up-[A-Za-z0-9_-]{24}$/);
+    await post(host, '/api/actor:unlock', own(), JSON.stringify({ actorId: 'admin', passphrase: TEST_PASSPHRASE }));
+    const job = await post(host, '/api/import:start', own(), JSON.stringify({ source: { upload: uploadId } }));
+    expect(JSON.parse(job.body)).toMatchObject({ ok: true, value: { format: 'prov', path: 'the dropped file (uploaded)' } });
   });
 
   it('never runs a handler for a rejected request', async () => {

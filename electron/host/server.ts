@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp';
 import { dispatch, type HandlerTable } from '../core/dispatch';
+import { WorkbenchError } from '../core/errors';
+import { DEFAULT_MAX_BUNDLE_BYTES } from '../core/interchange/bundleRead';
+import { receiveUpload } from '../core/interchange/inbox';
 import type { Session } from '../core/session';
 
 export const TOKEN_HEADER = 'x-workbench-token';
@@ -175,6 +178,23 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       // An absolute-form target such as `http://[` passes Node's parser but not URL.
       if (!URL.canParse(req.url ?? '/', `http://${host}`)) return send(res, 400, 'bad request: the request target is not a URL', 'text/plain; charset=utf-8');
       const url = new URL(req.url ?? '/', `http://${host}`);
+      if (url.pathname === '/upload') {
+        // A file dropped on or picked in the browser: streamed into the inbox, answered with its id (see core/interchange/inbox.ts).
+        if (!tokenMatches(token, req.headers[TOKEN_HEADER] as string | undefined)) return forbidden(res, 'missing or wrong launch token');
+        if (req.method !== 'POST') return invalid(res, 405, 'use POST');
+        if (Number(req.headers['content-length']) > DEFAULT_MAX_BUNDLE_BYTES) {
+          res.shouldKeepAlive = false;
+          return invalid(res, 413, `upload: the file is larger than the limit of ${DEFAULT_MAX_BUNDLE_BYTES.toLocaleString('en')} bytes`);
+        }
+        try {
+          const received = await receiveUpload(options.session.userDataDir, req, DEFAULT_MAX_BUNDLE_BYTES);
+          return send(res, 200, JSON.stringify({ ok: true, value: received }));
+        } catch (err) {
+          if (!(err instanceof WorkbenchError)) throw err;
+          res.shouldKeepAlive = false;
+          return invalid(res, 400, err.message);
+        }
+      }
       if (url.pathname.startsWith('/api/')) {
         if (!tokenMatches(token, req.headers[TOKEN_HEADER] as string | undefined)) {
           return forbidden(res, 'missing or wrong launch token');
@@ -215,7 +235,8 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   // A client that asks before uploading (curl does above 1 MiB) hears 413 instead of 100 Continue.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (!declaresTooLarge(req)) res.writeContinue();
+    const limit = req.url === '/upload' ? DEFAULT_MAX_BUNDLE_BYTES : MAX_BODY_BYTES;
+    if (!(Number(req.headers['content-length']) > limit)) res.writeContinue();
     server.emit('request', req, res);
   });
 

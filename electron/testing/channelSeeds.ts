@@ -155,6 +155,17 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       maxBytes: opt(fc.constantFrom(1, 1024 ** 3)),
     }),
   'prov:export': (ids) => fc.record({ path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `prov-${n}.json`)), fc.constantFrom(ids.casePath, join(ids.dir, 'missing', 'p.json'))) }),
+  'import:start': (ids) =>
+    fc.record({
+      source: fc.oneof(
+        fc.record({ path: fc.constantFrom(ids.casePath, join(ids.dir, 'missing.ndjson'), ids.dir, join(ids.dir, 'user', 'recent-cases.json'), 'relative.ndjson') }),
+        fc.record({ upload: fc.constantFrom('up-AAAAAAAAAAAAAAAAAAAAAAAA', 'up-../../etc/passwd', '') }),
+      ),
+      format: opt(fc.constantFrom('auto', 'bundle', 'prov')),
+      maxBytes: opt(fc.constantFrom(1, 1024 ** 3)),
+    }),
+  'import:progress': () => fc.record({ jobId: fc.constantFrom('imp-none', '', 'x'.repeat(80)) }),
+  'import:cancel': () => fc.record({ jobId: fc.constantFrom('imp-none', '') }),
   'prov:import': (ids) =>
     fc.record({
       path: fc.constantFrom(ids.casePath, join(ids.dir, 'missing.json'), ids.dir, join(ids.dir, 'user', 'recent-cases.json')),

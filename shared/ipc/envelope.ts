@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'BUSY',
   /** The case file could not be written or read (disk full, read-only, damaged); nothing was written. */
   'STORAGE',
+  /** The user cancelled a long operation (an import); nothing was written. */
+  'CANCELLED',
   'INTERNAL',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);

@@ -3,6 +3,8 @@ import { exportBundle } from '../interchange/bundleExport';
 import { applyBundle } from '../interchange/bundleImport';
 import { readBundle } from '../interchange/bundleRead';
 import { exportHandoff, importHandoff } from '../interchange/handoff';
+import { startFileImport } from '../interchange/importers';
+import { cancelImport, importProgress } from '../interchange/importJobs';
 import { exportProvJson, importProvJson } from '../interchange/provJson';
 import { writeReport } from '../interchange/report';
 
@@ -12,6 +14,9 @@ export const interchangeHandlers = {
     const bundle = await readBundle(req.path, req.maxBytes === undefined ? {} : { maxBytes: req.maxBytes });
     return applyBundle(s.context(), bundle);
   },
+  'import:start': (s, req) => startFileImport(s, req),
+  'import:progress': (s, req) => importProgress(s, req.jobId),
+  'import:cancel': (s, req) => cancelImport(s, req.jobId),
   'bundle:export': (s, req) => exportBundle(s.context(), req.path, req.format),
   'report:write': (s, req) => writeReport(s.context(), req.path, req.format),
   'prov:export': (s, req) => exportProvJson(s.context(), req.path),
@@ -19,4 +24,4 @@ export const interchangeHandlers = {
   'case:handoffExport': (s, req) => exportHandoff(s.context(), req.path),
   // Needs no open case and no reviewer: what it trusts is the archive's own verified chain.
   'case:handoffImport': (_s, req) => importHandoff(req.archive, req.path),
-} satisfies HandlersFor<'bundle:import' | 'bundle:export' | 'report:write' | 'prov:export' | 'prov:import' | 'case:handoffExport' | 'case:handoffImport'>;
+} satisfies HandlersFor<'bundle:import' | 'import:start' | 'import:progress' | 'import:cancel' | 'bundle:export' | 'report:write' | 'prov:export' | 'prov:import' | 'case:handoffExport' | 'case:handoffImport'>;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '../../../shared/ipc/channels/interchange';
+import { validContext } from '../../testing/fixtures/evidence';
 import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
 import { ensureDemoCase } from '../demo';
 import { dispatch } from '../dispatch';
@@ -44,7 +45,7 @@ describe('cli import / export', () => {
         env: { ...process.env, ERWB_USER_DATA: join(target.dir, 'user') },
         encoding: 'utf8',
       });
-      return { code: r.status, out: JSON.parse(r.stdout) as { ok: boolean; value?: ImportReport & { records: number }; error?: { message: string } } };
+      return { code: r.status, err: r.stderr, out: JSON.parse(r.stdout) as { ok: boolean; value?: ImportReport & { records: number }; error?: { message: string } } };
     };
     const again = cli('import', target.casePath, out);
     expect(again.code).toBe(0);
@@ -55,6 +56,18 @@ describe('cli import / export', () => {
     const refused = cli('import', target.casePath, join(dir, 'no-such.ndjson'));
     expect(refused.code).toBe(1);
     expect(refused.out.error?.message).toMatch(/no-such\.ndjson: path: no such file; nothing was imported/);
-  }, 60_000);
+
+    // A larger file: the CLI follows the job and says how far it is on stderr.
+    const big = join(dir, 'big.ndjson');
+    const header = readFileSync(out, 'utf8').split('\n')[0]!;
+    const lines = Array.from({ length: 4_000 }, (_, i) =>
+      JSON.stringify({ type: 'evidence', evidenceId: `ev-cli-${i}`, revision: 1, title: `event ${i}`, kind: 'telemetry', content: `process_start host=HOST-FS01 pid=${i}`, context: validContext({ sourceRef: `edr:cli:${i}` }) }),
+    );
+    writeFileSync(big, `${[header, ...lines].join('\n')}\n`);
+    const followed = cli('import', target.casePath, big);
+    expect(followed.code).toBe(0);
+    expect(followed.out.value?.created.evidence).toBe(4_000);
+    expect(followed.err).toMatch(/import: applying [\d,]+ of 4,000 records, [\d,]+ records\/s, \d+%/);
+  }, 120_000);
 
 });

@@ -16,9 +16,9 @@ import { recordProvenance } from '../services/provenance';
 import { scopedName, scopeQualifier } from '../services/scopedNames';
 import { addSource } from '../services/sources';
 import { aclFilter } from '../store/acl';
-import { writeTransaction } from '../store/caseFile';
 import type { ReadBundle } from './bundleRead';
 import { channelRequest } from './channelRequest';
+import { applyAll } from './importJobs';
 
 type Scope = { tenant: string; classification: ValidityContext['classification'] };
 type Counted = 'sources' | 'evidence' | 'claims' | 'bindings' | 'prov';
@@ -32,6 +32,11 @@ type Counted = 'sources' | 'evidence' | 'claims' | 'bindings' | 'prov';
  * counted as unchanged, so re-importing a bundle writes nothing new.
  */
 export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportReport {
+  return applyAll(ctx.db, bundleSteps(ctx, bundle));
+}
+
+/** applyBundle as steps: one per record, for an import job to run in slices (importJobs.ts). Runs inside the caller's transaction. */
+export function* bundleSteps(ctx: ServiceContext, bundle: ReadBundle): Generator<void, ImportReport> {
   const home = readCaseMeta(ctx.db).homeScope;
   const report: ImportReport = {
     bundleSha256: bundle.sha256,
@@ -203,16 +208,15 @@ export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportRepo
     return 'bindings';
   }
 
-  return writeTransaction(ctx.db, () => {
-    for (const { at, record } of bundle.records) {
-      const where = `${at} (${record.type})`;
-      const counted = withLocation(where, () => (apply[record.type] as (r: BundleRecord, where: string) => Counted | null)(record, where));
-      if (counted) report.created[counted]++;
-      else report.unchanged[countedAs(record)]++;
-    }
-    applyReported();
-    return report;
-  });
+  for (const { at, record } of bundle.records) {
+    const where = `${at} (${record.type})`;
+    const counted = withLocation(where, () => (apply[record.type] as (r: BundleRecord, where: string) => Counted | null)(record, where));
+    if (counted) report.created[counted]++;
+    else report.unchanged[countedAs(record)]++;
+    yield;
+  }
+  applyReported();
+  return report;
 }
 
 const countedAs = (r: BundleRecord): Counted =>

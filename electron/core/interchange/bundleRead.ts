@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import type { z } from 'zod';
 import { BundleHeader, BundleRecord, RECORD_TYPES } from '../../../shared/interchange/bundle';
-import { invalid } from '../errors';
+import { cancelled, invalid } from '../errors';
+import type { ReadControl } from './importJobs';
 
 /** A validated record and where it stood in the file (1-based line, or record index in JSON form). */
 export interface LocatedRecord {
@@ -64,7 +65,7 @@ function validateHeader(value: unknown, where: string): BundleHeader {
  * record per line) streamed line by line, or one JSON document `{ ...header, records: [...] }`.
  * The first record that does not fit aborts with its line, field and what was expected.
  */
-export async function readBundle(path: string, options: { maxBytes?: number } = {}): Promise<ReadBundle> {
+export async function readBundle(path: string, options: { maxBytes?: number; control?: ReadControl } = {}): Promise<ReadBundle> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BUNDLE_BYTES;
   let size: number;
   try {
@@ -128,6 +129,8 @@ export async function readBundle(path: string, options: { maxBytes?: number } = 
     bytes += buf.length;
     if (bytes > maxBytes) refuse(path, 'size', `the file grew past the limit of ${maxBytes.toLocaleString('en')} bytes while being read`);
     hash.update(buf);
+    options.control?.onBytes(bytes, size);
+    if (options.control?.signal.aborted) throw cancelled('the import');
     let data = carry.length > 0 ? Buffer.concat([carry, buf]) : buf;
     for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a)) {
       takeLine(decodeLine(data.subarray(0, nl)));
