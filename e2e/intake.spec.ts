@@ -106,7 +106,20 @@ test('a case created in the UI is fed in the UI: reviewer, source and quoted spa
   }
   await app.nav('review');
   await expect(page.getByTestId('review-entry-cl-fs02-encrypt')).toContainText('MIXED');
+
+  // A correction is a new revision of the same lineage: the old one stays, superseded.
+  await app.nav('intake');
+  await page.getByTestId('intake-revise-of').selectOption('ev-edr-001@1');
+  await expect(page.getByTestId('intake-revise-content')).toHaveValue(/locker\.exe not present/);
+  await page.getByTestId('intake-revise-content').fill('EDR timeline HOST-FS02 02:00-03:00 UTC: sensor offline 02:05-02:40; locker.exe not seen while online');
+  await page.getByTestId('intake-revise-submit').click();
+  await expect(page.getByTestId('intake-revise-reason-issue')).toBeVisible();
+  await page.getByTestId('intake-revise-reason').fill('the first export hid a sensor gap');
+  await page.getByTestId('intake-revise-submit').click();
+  await expect(page.getByTestId('intake-revise-done')).toContainText('ev-edr-001@2 recorded (CANDIDATE)');
+  await page.getByTestId('intake-revise-done').scrollIntoViewIfNeeded();
+  await app.screenshot('intake-revised');
   await app.nav('cases');
   await expect(page.getByTestId('case-claim-count')).toHaveText('1');
-  await expect(page.getByTestId('case-evidence-count')).toHaveText('2');
+  await expect(page.getByTestId('case-evidence-count')).toHaveText('3');
 });

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
 
@@ -24,14 +25,16 @@ test('imports an evidence bundle from the Cases view, shows what came in and wha
   await expect(page.getByTestId('bundle-import-created')).toHaveText('2 evidence revisions, 1 claim, 1 binding');
   await expect(page.getByTestId('bundle-import-quarantined')).toContainText('ev-fs02-002@1');
   await expect(page.getByTestId('bundle-import-not-applied')).toContainText('ev-fs02-002@1 reported VALIDATED, kept QUARANTINED');
-  await expect(page.getByTestId('case-claim-count')).toHaveText('8');
-  await page.getByTestId('bundle-import-report').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('import-phase')).toHaveAttribute('data-phase', 'done');
   await app.screenshot('bundle-import');
+  await page.getByTestId('import-close').click();
+  await expect(page.getByTestId('case-claim-count')).toHaveText('8');
 
   // Again: everything is already there, nothing is written.
   await page.getByTestId('bundle-import-submit').click();
   await expect(page.getByTestId('bundle-import-created')).toHaveText('nothing');
   await expect(page.getByTestId('bundle-import-unchanged')).toHaveText('2 evidence revisions, 1 claim, 1 binding');
+  await page.getByTestId('import-close').click();
 
   const out = join(workbench.userDataDir, 'handoff.ndjson');
   await page.getByTestId('bundle-export-path').fill(out);
@@ -47,10 +50,12 @@ test('a bad record is refused with its line and field, and nothing is imported',
   writeFileSync(bundle, `${[...lines.slice(0, 3), bad].join('\n')}\n`);
   await page.getByTestId('bundle-import-path').fill(bundle);
   await page.getByTestId('bundle-import-submit').click();
-  await expect(page.getByTestId('bundle-error-message')).toContainText('line 4 (evidence): context.classification:');
-  await expect(page.getByTestId('bundle-error-message')).toContainText('nothing was imported');
-  await expect(page.getByTestId('case-claim-count')).toHaveText('7');
+  await expect(page.getByTestId('import-error-message')).toContainText('line 4 (evidence): context.classification:');
+  await expect(page.getByTestId('import-error-message')).toContainText('nothing was imported');
+  await expect(page.getByTestId('import-phase')).toHaveAttribute('data-phase', 'failed');
   await app.screenshot('bundle-error');
+  await page.getByTestId('import-close').click();
+  await expect(page.getByTestId('case-claim-count')).toHaveText('7');
 });
 
 test('writes a case report from the Cases view and it opens as an inert, printable page', async ({ app, page, workbench, context }) => {
@@ -93,4 +98,68 @@ test('hands the case off as a signed archive and receives it on the Cases view, 
   // Another case file: the window is locked until someone unlocks it for this one.
   await expect(page.getByTestId('unlock-panel')).toBeVisible();
   await expect(page.getByTestId('case-name')).toHaveText('Account takeover: svc-backup (IR-2231)');
+});
+
+/** A seeded bundle big enough that its import runs for seconds: one claim, N events bound to it. */
+function bigBundle(n: number): string {
+  const out = [HEADER, JSON.stringify({ type: 'claim', claimId: 'cl-fs03-spread', statement: 'The locker binary spread from HOST-FS03 to the finance share', tenant: 'acme', classification: 'internal' })];
+  for (let i = 0; i < n; i++) {
+    out.push(JSON.stringify({ type: 'evidence', evidenceId: `ev-fs03-${i}`, revision: 1, title: `EDR: file write ${i} on HOST-FS03`, kind: 'telemetry', content: `2026-11-21T02:${String(i % 60).padStart(2, '0')}:11Z file_write host=HOST-FS03 path=D:\\Finance\\q${i}.xlsx.lockd seq=${i}`, context: context({ sourceRef: `mde:event:fs03:${i}`, appliesTo: ['HOST-FS03'] }) }));
+  }
+  for (let i = 0; i < n; i++) out.push(JSON.stringify({ type: 'binding', claimId: 'cl-fs03-spread', revision: `ev-fs03-${i}@1`, relation: 'FULL_SUPPORT', role: 'SUPPORTING' }));
+  return `${out.join('\n')}\n`;
+}
+
+async function dropFile(page: Page, name: string, text: string) {
+  // Runs in the page, whose DOM types this (Node) project does not load.
+  type Dom = { DataTransfer: new () => { items: { add: (f: unknown) => void } }; File: new (parts: string[], name: string, o: { type: string }) => unknown };
+  const dataTransfer = await page.evaluateHandle(({ name, text }) => {
+    const dom = globalThis as unknown as Dom;
+    const dt = new dom.DataTransfer();
+    dt.items.add(new dom.File([text], name, { type: 'application/x-ndjson' }));
+    return dt;
+  }, { name, text });
+  await page.dispatchEvent('main', 'dragenter', { dataTransfer });
+  await page.dispatchEvent('main', 'dragover', { dataTransfer });
+  await page.dispatchEvent('main', 'drop', { dataTransfer });
+}
+
+test('a bundle dropped onto the window imports with a progress bar, and Cancel leaves the case as it was', async ({ app, page }) => {
+  const text = bigBundle(3_000);
+  await dropFile(page, 'fs03-events.ndjson', text);
+  const phase = page.getByTestId('import-phase');
+  await expect(phase).toHaveAttribute('data-phase', 'applying');
+  await expect(page.getByTestId('import-figures')).toContainText('records/s');
+  await expect(page.getByTestId('import-figures')).toContainText('of 6,001 records');
+  await app.screenshot('import-progress');
+  // While the import holds the case, the rest of the window waits for it rather than reading half of it.
+  await page.getByTestId('import-cancel').click();
+  await expect(phase).toHaveAttribute('data-phase', 'cancelled');
+  await expect(page.getByTestId('import-error-message')).toContainText('the import was cancelled; nothing was written');
+  await page.getByTestId('import-close').click();
+  await expect(page.getByTestId('case-claim-count')).toHaveText('7');
+
+  // Again, to the end this time: the progress bar fills and the views show what came in.
+  await dropFile(page, 'fs03-events.ndjson', text);
+  await expect(phase).toHaveAttribute('data-phase', 'applying');
+  await expect(phase).toHaveAttribute('data-phase', 'done', { timeout: 60_000 });
+  await expect(page.getByTestId('import-progress')).toHaveAttribute('value', '100');
+  await expect(page.getByTestId('bundle-import-created')).toHaveText('3,000 evidence revisions, 1 claim, 3,000 bindings');
+  await app.screenshot('import-done');
+  await page.getByTestId('import-close').click();
+  await expect(page.getByTestId('case-claim-count')).toHaveText('8');
+});
+
+test('File > Import… picks a file and imports it; a dropped file that is no import format is refused with why', async ({ app, page }) => {
+  await page.getByTestId('file-menu').click();
+  await expect(page.getByTestId('file-menu-items')).toBeVisible();
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByTestId('file-menu-import').click();
+  await (await chooser).setFiles({ name: 'incident-2232.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(`${lines.join('\n')}\n`) });
+  await expect(page.getByTestId('import-phase')).toHaveAttribute('data-phase', 'done');
+  await expect(page.getByTestId('bundle-import-created')).toHaveText('2 evidence revisions, 1 claim, 1 binding');
+  await page.getByTestId('import-close').click();
+  await dropFile(page, 'notes.txt', 'remember to rotate the svc-backup password');
+  await expect(page.getByTestId('import-error-message')).toContainText('notes.txt (uploaded) is neither an evidence bundle');
+  await app.screenshot('import-refused');
 });

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LOCKED_EVENT } from './bridge';
+import { FileDrop } from './components/FileDrop';
+import { ImportDialog } from './components/ImportDialog';
 import { StatusBar } from './components/StatusBar';
 import { NavBar } from './components/NavBar';
 import { useWorkbench } from './state/store';
@@ -42,10 +44,14 @@ export function App() {
     return () => window.removeEventListener(LOCKED_EVENT, onLocked);
   }, [loadCase]);
   useIdleLock(locked ? null : idleLockMinutes, lock);
+  useMenuCommands();
+  const ready = useWorkbench((s) => s.caseInfo !== null && s.caseInfo.actor !== null);
   const Current = VIEW_COMPONENTS[view];
   return (
     <div className="app">
-      <NavBar />
+      <NavBar caseOpen={ready} />
+      <FileDrop enabled={ready} />
+      <ImportDialog />
       <main className="main" data-testid={locked ? 'view-locked' : `view-${view}`}>
         {locked ? (
           <div className="stack">
@@ -58,6 +64,19 @@ export function App() {
       </main>
       <StatusBar />
     </div>
+  );
+}
+
+/** The native File menu (Electron): Import… brings the chosen path, Export… opens the bundle panel. */
+function useMenuCommands(): void {
+  const { startImport, setView } = useWorkbench(useShallow((s) => ({ startImport: s.startImport, setView: s.setView })));
+  useEffect(
+    () =>
+      window.workbench?.onMenuCommand((command) => {
+        if (command.kind === 'import') void startImport(command.path);
+        else setView('cases');
+      }),
+    [startImport, setView],
   );
 }
 

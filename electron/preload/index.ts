@@ -1,5 +1,5 @@
-import { contextBridge, ipcRenderer } from 'electron';
-import { CHANNELS, isChannel, type PreloadApi } from '../../shared/ipc/contract';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+import { CHANNELS, isChannel, MENU_COMMAND_CHANNEL, type MenuCommand, type PreloadApi } from '../../shared/ipc/contract';
 
 /**
  * window.workbench exposes exactly the contract's channels: `invoke(channel, request)` refuses any
@@ -13,6 +13,12 @@ const api: PreloadApi = {
   invoke: (channel, request) => {
     if (!isChannel(channel)) return Promise.resolve({ ok: false, error: { code: 'NOT_FOUND', message: `unknown channel ${String(channel)}` } });
     return ipcRenderer.invoke(channel, request);
+  },
+  pathForFile: (file) => webUtils.getPathForFile(file),
+  onMenuCommand: (listener) => {
+    const forward = (_e: IpcRendererEvent, command: MenuCommand) => listener(command);
+    ipcRenderer.on(MENU_COMMAND_CHANNEL, forward);
+    return () => void ipcRenderer.off(MENU_COMMAND_CHANNEL, forward);
   },
 };
 

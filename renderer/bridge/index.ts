@@ -68,6 +68,24 @@ export async function call<C extends Channel>(channel: C, request: RequestOf<C>)
   return envelope.value;
 }
 
+/**
+ * Where an import of a dropped or picked file starts from: in Electron the file's own path; in a
+ * browser, which cannot tell a page where a file lives, the file is uploaded to the loopback host
+ * first (POST /upload) and imported from its inbox.
+ */
+export async function importSourceOf(file: File): Promise<{ path: string } | { upload: string; name: string }> {
+  if (window.workbench) return { path: window.workbench.pathForFile(file) };
+  const res = await fetch('/upload', { method: 'POST', headers: { 'x-workbench-token': launchToken(), 'content-type': 'application/octet-stream' }, body: file });
+  let envelope: Envelope<{ uploadId: string }>;
+  try {
+    envelope = (await res.json()) as Envelope<{ uploadId: string }>;
+  } catch {
+    envelope = { ok: false, error: { code: 'INTERNAL', message: `upload: the host answered ${res.status} without an envelope` } };
+  }
+  if (!envelope.ok) throw new WorkbenchCallError('import:start', envelope.error);
+  return { upload: envelope.value.uploadId, name: file.name.slice(0, 255) };
+}
+
 if (typeof window !== 'undefined') launchToken();
 
 declare global {

@@ -2,6 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { selectActions, selectView } from '../state/selectors';
 import { useWorkbench } from '../state/store';
 import type { View } from '../state/types';
+import { FileMenu } from './FileMenu';
 
 const ITEMS: { view: View; label: string }[] = [
   { view: 'cases', label: 'Cases' },
@@ -15,12 +16,13 @@ const ITEMS: { view: View; label: string }[] = [
   { view: 'audit', label: 'Audit' },
 ];
 
-export function NavBar() {
+export function NavBar({ caseOpen }: { caseOpen: boolean }) {
   const view = useWorkbench(selectView);
   const { setView } = useWorkbench(useShallow(selectActions));
   return (
     <nav className="nav" aria-label="Workbench views">
       <div className="brand">Evidence Review<br />Workbench</div>
+      <FileMenu enabled={caseOpen} />
       {ITEMS.map((item) => (
         <button
           key={item.view}

@@ -9,6 +9,7 @@ import { createQueueSlice } from './queueSlice';
 import { createRemediationSlice } from './remediationSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createGateSlice } from './gateSlice';
+import { createImportSlice } from './importSlice';
 import type { WorkbenchState } from './types';
 
 export const useWorkbench = create<WorkbenchState>()((...a) => ({
@@ -22,4 +23,5 @@ export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createRemediationSlice(...a),
   ...createReviewSlice(...a),
   ...createGateSlice(...a),
+  ...createImportSlice(...a),
 }));

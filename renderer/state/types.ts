@@ -7,6 +7,7 @@ import type { ActorView, ClaimSummary, RevisionSummary } from '../../shared/doma
 import type { ActorKeyView, ChainVerification, ReceiptView } from '../../shared/ipc/channels/audit';
 import type { CaseInfo } from '../../shared/ipc/channels/case';
 import type { ClaimDetail } from '../../shared/ipc/channels/claims';
+import type { ImportProgress } from '../../shared/ipc/channels/interchange';
 import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
 import type { RemediationView } from '../../shared/ipc/channels/remediation';
 import type { ClaimReview, ClaimReviewSummary } from '../../shared/ipc/channels/review';
@@ -23,7 +24,8 @@ export type WorkbenchState = CaseSlice &
   QueueSlice &
   RemediationSlice &
   ReviewSlice &
-  GateSlice;
+  GateSlice &
+  ImportSlice;
 
 /** A slice creator: builds its part of the store and may read or set any other part. */
 export type Slice<T> = StateCreator<WorkbenchState, [], [], T>;
@@ -194,6 +196,17 @@ type GateStatus = ResponseOf<'case:gate'>;
 type FinalizeResult = ResponseOf<'case:finalize'>;
 
 /** The completion gate (DESIGN §3.4): what keeps the case from FINAL, and finalizing it. */
+export interface ImportSlice {
+  /** This window's import: running, or how it ended (until dismissed). */
+  importJob: ImportProgress | null;
+  /** Why an import could not start or be followed (the file was refused before a job existed). */
+  importError: ActionError | null;
+  /** Imports a dropped or picked file, or a path on this machine. */
+  startImport: (source: File | string) => Promise<void>;
+  cancelImport: () => Promise<void>;
+  dismissImport: () => void;
+}
+
 export interface GateSlice {
   gate: GateStatus | null;
   gateError: string | null;

@@ -57,4 +57,12 @@ export interface PreloadApi {
   readonly transport: 'electron';
   readonly channels: readonly Channel[];
   readonly invoke: Invoke;
+  /** The path of a file dropped on or picked in the window (Electron's webUtils.getPathForFile). */
+  readonly pathForFile: (file: File) => string;
+  /** Menu commands the main process sends (File > Import… carries the chosen path). */
+  readonly onMenuCommand: (listener: (command: MenuCommand) => void) => () => void;
 }
+
+/** What the native menu asks the window to do. */
+export type MenuCommand = { kind: 'import'; path: string } | { kind: 'export' };
+export const MENU_COMMAND_CHANNEL = 'workbench:menu-command';

@@ -1,60 +1,11 @@
 import { useState, type ReactNode } from 'react';
 import { EnumSelect } from '../../components/EnumSelect';
-import type { ImportReport } from '../../../shared/ipc/channels/interchange';
 import type { ResponseOf } from '../../../shared/ipc/contract';
 import { call } from '../../bridge';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { actionErrorOf } from '../../state/actionError';
 import { useWorkbench } from '../../state/store';
 import type { ActionError } from '../../state/types';
-
-const KINDS = ['evidence', 'claims', 'bindings', 'sources', 'prov'] as const;
-const NOUN: Record<(typeof KINDS)[number], [string, string]> = {
-  evidence: ['evidence revision', 'evidence revisions'],
-  claims: ['claim', 'claims'],
-  bindings: ['binding', 'bindings'],
-  sources: ['source document', 'source documents'],
-  prov: ['provenance record', 'provenance records'],
-};
-
-/** What an import did, in the words an analyst checks it by: what came in, what was held back. */
-function ImportSummary({ report }: { report: ImportReport }) {
-  const counts = (c: ImportReport['created']) =>
-    KINDS.filter((k) => c[k] > 0)
-      .map((k) => `${c[k].toLocaleString('en')} ${NOUN[k][c[k] === 1 ? 0 : 1]}`)
-      .join(', ') || 'nothing';
-  return (
-    <div data-testid="bundle-import-report">
-      <p>
-        <b>{report.records.toLocaleString('en')} records.</b> Added: <span data-testid="bundle-import-created">{counts(report.created)}</span>. Already in
-        the case, unchanged: <span data-testid="bundle-import-unchanged">{counts(report.unchanged)}</span>.
-      </p>
-      {report.quarantined.length > 0 && (
-        <p data-testid="bundle-import-quarantined">
-          Quarantined by screening ({report.quarantined.length}): <span className="mono">{report.quarantined.join(', ')}</span>
-        </p>
-      )}
-      {report.lifecycleNotApplied.length > 0 && (
-        <>
-          <p>States the bundle reported that were not applied:</p>
-          <ul className="plain" data-testid="bundle-import-not-applied">
-            {report.lifecycleNotApplied.map((n) => (
-              <li key={`${n.at}-${n.revisionId}`}>
-                <span className="mono">{n.revisionId}</span> reported {n.reported}, kept {n.kept} <span className="muted">({n.at}: {n.reason})</span>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      {report.renamed.length > 0 && (
-        <p data-testid="bundle-import-renamed">
-          Stored under their scope: {report.renamed.map((r) => `${r.name} → ${r.id}`).join(', ')}
-        </p>
-      )}
-      <p className="muted mono">bundle SHA-256 {report.bundleSha256}</p>
-    </div>
-  );
-}
 
 /** A file path and the action that takes it; extra controls (a format) go between them. */
 function PathAction({ testId, placeholder, caption, busy, onRun, children }: { testId: string; placeholder: string; caption: string; busy: boolean; onRun: (path: string) => Promise<void>; children?: ReactNode }) {
@@ -78,10 +29,9 @@ function PathAction({ testId, placeholder, caption, busy, onRun, children }: { t
 
 /** Evidence bundles in and out of the open case (README: "Evidence bundles"). */
 export function BundlePanel() {
-  const refreshAll = useWorkbench((s) => s.refreshAll);
+  const startImport = useWorkbench((s) => s.startImport);
   const [format, setFormat] = useState<'ndjson' | 'json'>('ndjson');
   const [busy, setBusy] = useState(false);
-  const [report, setReport] = useState<ImportReport | null>(null);
   const [exported, setExported] = useState<ResponseOf<'bundle:export'> | null>(null);
   const [reportFormat, setReportFormat] = useState<'html' | 'markdown'>('html');
   const [written, setWritten] = useState<ResponseOf<'report:write'> | null>(null);
@@ -98,12 +48,8 @@ export function BundlePanel() {
       setBusy(false);
     }
   };
-  const importBundle = (path: string) =>
-    run(async () => {
-      setReport(null);
-      setReport(await call('bundle:import', { path }));
-      await refreshAll();
-    });
+  // An import runs as a job with the window's progress dialog (the same as a dropped file).
+  const importFile = (path: string) => startImport(path);
   const exportBundle = (path: string) =>
     run(async () => {
       setExported(null);
@@ -123,10 +69,11 @@ export function BundlePanel() {
     <section className="panel" data-testid="bundle-panel">
       <h2>Evidence bundles and reports</h2>
       <p className="muted">
-        Import NDJSON or JSON bundles from tools, agents and colleagues: every record is validated first, screened on the way in, and the whole bundle
-        is written in one transaction or not at all. Export writes what you can see.
+        Import NDJSON or JSON bundles from tools, agents and colleagues, or W3C PROV-JSON (or drop the file anywhere on the window): every record is
+        validated first, screened on the way in, and the whole file is written in one transaction or not at all, with progress and Cancel. Export
+        writes what you can see.
       </p>
-      <PathAction testId="bundle-import" placeholder="/evidence/incident-2232.ndjson" caption="Import bundle" busy={busy} onRun={importBundle} />
+      <PathAction testId="bundle-import" placeholder="/evidence/incident-2232.ndjson" caption="Import file" busy={busy} onRun={importFile} />
       <PathAction testId="bundle-export" placeholder="/evidence/handoff.ndjson" caption="Export bundle" busy={busy} onRun={exportBundle}>
         <EnumSelect values={['ndjson', 'json'] as const} value={format} onChange={setFormat} testId="bundle-export-format" label={(f) => f.toUpperCase()} />
       </PathAction>
@@ -135,7 +82,6 @@ export function BundlePanel() {
       </PathAction>
       <PathAction testId="handoff" placeholder="/media/usb/ir-2231.erwb" caption="Hand off the whole case (signed)" busy={busy} onRun={handOff} />
       {error && <ErrorNotice error={error} testId="bundle-error" />}
-      {report && <ImportSummary report={report} />}
       {exported && (
         <p data-testid="bundle-export-report">
           Wrote {exported.records.toLocaleString('en')} records ({exported.bytes.toLocaleString('en')} bytes) to <span className="mono">{exported.path}</span>;

@@ -5,6 +5,7 @@ import { BindForm } from './BindForm';
 import { ClaimForm } from './ClaimForm';
 import { EvidenceForm, type QuotedSpan } from './EvidenceForm';
 import { ReviewerForm } from './ReviewerForm';
+import { ReviseForm } from './ReviseForm';
 import { SourceForm } from './SourceForm';
 
 const rank = (c: Classification) => CLASSIFICATIONS.indexOf(c);
@@ -16,7 +17,8 @@ const rank = (c: Classification) => CLASSIFICATIONS.indexOf(c);
  */
 export function IntakeView() {
   const caseInfo = useWorkbench((s) => s.caseInfo);
-  const [span, setSpan] = useState<QuotedSpan | null>(null);
+  // A quoted span goes to the form it was quoted for: new evidence, or a correction.
+  const [span, setSpan] = useState<{ span: QuotedSpan; as: 'evidence' | 'correction' } | null>(null);
   const actor = caseInfo?.actor;
   if (!caseInfo || !actor) return <p className="muted">Open a case and unlock a reviewer to add to it.</p>;
   // Defaults from the case: its home tenant, at the lower of its ceiling and the reviewer's clearance, never above internal.
@@ -28,17 +30,21 @@ export function IntakeView() {
     <div className="stack" data-testid="intake-view">
       <section className="panel">
         <h1>Add evidence</h1>
-        <EvidenceForm defaults={defaults} span={span} onSpanUsed={() => setSpan(null)} />
+        <EvidenceForm defaults={defaults} span={span?.as === 'evidence' ? span.span : null} onSpanUsed={() => setSpan(null)} />
       </section>
       <section className="panel">
         <h2>Source document, and a passage of it as evidence</h2>
         <SourceForm
           defaults={defaults}
-          onQuote={(s) => {
-            setSpan(s);
-            document.querySelector('[data-testid="intake-evidence"]')?.scrollIntoView({ block: 'start' });
+          onQuote={(s, as) => {
+            setSpan({ span: s, as });
+            document.querySelector(`[data-testid="${as === 'evidence' ? 'intake-evidence' : 'intake-revise'}"]`)?.scrollIntoView({ block: 'start' });
           }}
         />
+      </section>
+      <section className="panel">
+        <h2>Correct evidence (a new revision)</h2>
+        <ReviseForm span={span?.as === 'correction' ? span.span : null} onSpanUsed={() => setSpan(null)} />
       </section>
       <section className="panel">
         <h2>New claim</h2>

@@ -9,7 +9,7 @@ import { Field, Outcome, useIntake } from './formKit';
  * passage of it as evidence: the span's offsets and quote go with the evidence, and the case
  * re-checks them against the stored text (a quote that does not match quarantines).
  */
-export function SourceForm({ defaults, onQuote }: { defaults: { tenant: string; classification: Classification }; onQuote: (span: QuotedSpan) => void }) {
+export function SourceForm({ defaults, onQuote }: { defaults: { tenant: string; classification: Classification }; onQuote: (span: QuotedSpan, as: 'evidence' | 'correction') => void }) {
   const add = useIntake('source:add');
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
@@ -90,10 +90,21 @@ export function SourceForm({ defaults, onQuote }: { defaults: { tenant: string; 
               disabled={!selection}
               onClick={() => {
                 if (!selection) return;
-                onQuote({ sourceId: stored.sourceId, start: selection.start, end: selection.end, quote: stored.content.slice(selection.start, selection.end) });
+                onQuote({ sourceId: stored.sourceId, start: selection.start, end: selection.end, quote: stored.content.slice(selection.start, selection.end) }, 'evidence');
               }}
             >
               Quote selection as evidence
+            </button>
+            <button
+              type="button"
+              data-testid="intake-source-quote-correction"
+              disabled={!selection}
+              onClick={() => {
+                if (!selection) return;
+                onQuote({ sourceId: stored.sourceId, start: selection.start, end: selection.end, quote: stored.content.slice(selection.start, selection.end) }, 'correction');
+              }}
+            >
+              Quote as a correction
             </button>
             {selection && (
               <span className="muted mono" data-testid="intake-source-selection">

@@ -1,0 +1,65 @@
+import type { ImportReport, ProvImportReport } from '../../shared/ipc/channels/interchange';
+
+const KINDS = ['evidence', 'claims', 'bindings', 'sources', 'prov'] as const;
+const NOUN: Record<(typeof KINDS)[number], [string, string]> = {
+  evidence: ['evidence revision', 'evidence revisions'],
+  claims: ['claim', 'claims'],
+  bindings: ['binding', 'bindings'],
+  sources: ['source document', 'source documents'],
+  prov: ['provenance record', 'provenance records'],
+};
+
+/** What a bundle import did, in the words an analyst checks it by: what came in, what was held back. */
+export function ImportSummary({ report }: { report: ImportReport }) {
+  const counts = (c: ImportReport['created']) =>
+    KINDS.filter((k) => c[k] > 0)
+      .map((k) => `${c[k].toLocaleString('en')} ${NOUN[k][c[k] === 1 ? 0 : 1]}`)
+      .join(', ') || 'nothing';
+  return (
+    <div data-testid="bundle-import-report">
+      <p>
+        <b>{report.records.toLocaleString('en')} records.</b> Added: <span data-testid="bundle-import-created">{counts(report.created)}</span>. Already in
+        the case, unchanged: <span data-testid="bundle-import-unchanged">{counts(report.unchanged)}</span>.
+      </p>
+      {report.quarantined.length > 0 && (
+        <p data-testid="bundle-import-quarantined">
+          Quarantined by screening ({report.quarantined.length}): <span className="mono">{report.quarantined.slice(0, 50).join(', ')}{report.quarantined.length > 50 ? ', …' : ''}</span>
+        </p>
+      )}
+      {report.lifecycleNotApplied.length > 0 && (
+        <>
+          <p>States the bundle reported that were not applied ({report.lifecycleNotApplied.length}):</p>
+          <ul className="plain" data-testid="bundle-import-not-applied">
+            {report.lifecycleNotApplied.slice(0, 50).map((n) => (
+              <li key={`${n.at}-${n.revisionId}`}>
+                <span className="mono">{n.revisionId}</span> reported {n.reported}, kept {n.kept} <span className="muted">({n.at}: {n.reason})</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {report.renamed.length > 0 && (
+        <p data-testid="bundle-import-renamed">
+          Stored under their scope ({report.renamed.length}): {report.renamed.slice(0, 50).map((r) => `${r.name} → ${r.id}`).join(', ')}
+          {report.renamed.length > 50 ? ', …' : ''}
+        </p>
+      )}
+      <p className="muted mono">bundle SHA-256 {report.bundleSha256}</p>
+    </div>
+  );
+}
+
+/** What a PROV-JSON import added, and what it could not model. */
+export function ProvImportSummary({ report }: { report: ProvImportReport }) {
+  const skipped = Object.entries(report.skipped);
+  return (
+    <div data-testid="prov-import-report">
+      <p>
+        Added {report.nodesAdded.toLocaleString('en')} provenance nodes and {report.edgesAdded.toLocaleString('en')} edges; {report.unchanged.toLocaleString('en')} already in the case.
+        {report.superseded.length > 0 && ` Superseded: ${report.superseded.join(', ')}.`}
+        {report.revoked.length > 0 && ` Revoked: ${report.revoked.join(', ')}.`}
+      </p>
+      {skipped.length > 0 && <p className="muted">Not modelled: {skipped.map(([k, n]) => `${k} (${n})`).join(', ')}</p>}
+    </div>
+  );
+}
