@@ -18,12 +18,18 @@ export const BUNDLE_VERSION = 1;
 /**
  * A name in a bundle: what the producer chose, or an id a case gave (which may end in
  * `~<tenant>.<classification>`, the scope it lives in; it must then match the record's scope).
+ * Source and claim names follow the case's own grammar for them (ChosenName, '@' allowed);
+ * evidence names cannot hold '@', which separates the revision number.
  */
-const Name = z
-  .string()
-  .min(1)
-  .max(180)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*(~[A-Za-z0-9][A-Za-z0-9_-]{0,31}\.[a-z]{1,16})?$/, "letters, digits and . _ : - (no '@'), optionally ~<tenant>.<classification>");
+const SCOPE_SUFFIX = '(~[A-Za-z0-9][A-Za-z0-9_-]{0,31}\\.[a-z]{1,16})?';
+const scopedName = (chars: string, what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(180)
+    .regex(new RegExp(`^[A-Za-z0-9][${chars}]*${SCOPE_SUFFIX}$`), `letters, digits and ${what}, optionally ~<tenant>.<classification>`);
+const Name = scopedName('A-Za-z0-9._:@-', ". _ : @ -");
+const EvidenceName = scopedName('A-Za-z0-9._:-', ". _ : - (no '@')");
 /** `<evidence name>@<revision>`: a revision in this bundle or already in the case. */
 const RevisionRef = z.string().max(191).regex(/^[^@\s]{1,180}@[1-9][0-9]{0,8}$/, 'expected <evidence name>@<revision>');
 const Tenant = z.string().min(1).max(512);
@@ -54,7 +60,7 @@ export const SourceRecord = z
 export const EvidenceRecord = z
   .object({
     type: z.literal('evidence'),
-    evidenceId: Name,
+    evidenceId: EvidenceName,
     /** 1 for the first revision; a later one corrects the one before it (which must come first). */
     revision: z.number().int().min(1).max(999_999_999),
     title: z.string().min(1).max(500),

@@ -191,6 +191,22 @@ describe('bundles round-trip and re-import idempotently', () => {
     expect(tableDigest(target.casePath)).toBe(before);
   });
 
+  it("every name the case accepts travels: a source and a claim named with '@' export and import again (the fuzzer found export refusing them)", async () => {
+    const tc2 = await createTestCase();
+    try {
+      await tc2.call('source:add', { sourceId: 'vendor@2232', title: 'Vendor report', content: 'locker.exe renamed 18,204 files on HOST-FS02', tenant: 'acme', classification: 'internal' });
+      await tc2.call('claim:create', { claimId: 'cl@fs02', statement: 'HOST-FS02 was encrypted', tenant: 'acme', classification: 'internal' });
+      const path = join(tc2.dir, 'at-names.ndjson');
+      await tc2.call('bundle:export', { path });
+      const names = records(path) as { sourceId?: string; claimId?: string }[];
+      expect(names.map((r) => r.sourceId ?? r.claimId)).toEqual(['vendor@2232', 'cl@fs02']);
+      const again = await target.call('bundle:import', { path });
+      expect(again.created).toMatchObject({ sources: 1, claims: 1 });
+    } finally {
+      tc2.cleanup();
+    }
+  });
+
   it('export never overwrites a file', async () => {
     const a = await dispatch(handlers, demo, 'bundle:export', { path: out });
     expect(a.ok ? null : a.error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/already exists; choose another file name/) });
