@@ -123,3 +123,38 @@ test('a case created in the UI is fed in the UI: reviewer, source and quoted spa
   await expect(page.getByTestId('case-claim-count')).toHaveText('1');
   await expect(page.getByTestId('case-evidence-count')).toHaveText('3');
 });
+
+test('an evidence revision dragged onto a claim in the graph is bound as the dialog says, and unbound again from the claim with a reason', async ({ app, page }) => {
+  await app.nav('graph');
+  await page.getByTestId('graph-fit-all').click();
+  await page.waitForTimeout(400);
+  const from = page.getByTestId('graph-node-rev-ev-edr-002@1').locator('.react-flow__handle');
+  const to = page.getByTestId('graph-node-claim-cl-takeover').locator('.react-flow__handle');
+  await expect(from).toBeVisible();
+  await expect(to).toBeVisible();
+  const a = (await from.boundingBox())!;
+  const b = (await to.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect(page.getByTestId('graph-bind-dialog')).toContainText('Bind ev-edr-002@1 to cl-takeover');
+  await page.getByTestId('graph-bind-relation').selectOption('CONTEXT_ONLY');
+  await page.getByTestId('graph-bind-role').selectOption('CONTEXT');
+  await page.getByTestId('graph-bind-rationale').fill('the transfer followed the takeover');
+  await app.screenshot('graph-bind-dialog');
+  await page.getByTestId('graph-bind-submit').click();
+  await expect(page.getByTestId('graph-bind-dialog')).toHaveCount(0);
+
+  await page.getByTestId('graph-node-claim-cl-takeover').click();
+  const detail = page.getByTestId('graph-claim-detail-bindings');
+  await expect(detail).toContainText('ev-edr-002@1');
+  await page.getByTestId('graph-claim-detail-unbind-ev-edr-002@1').click();
+  await page.getByTestId('graph-claim-detail-unbind-ev-edr-002@1-reason').fill('bound by mistake: a different session');
+  await app.screenshot('graph-unbind');
+  await page.getByTestId('graph-claim-detail-unbind-ev-edr-002@1-confirm').click();
+  await expect(detail).not.toContainText('ev-edr-002@1');
+  await app.nav('audit');
+  await expect(page.getByTestId('view-audit')).toContainText('claim:unbind');
+});

@@ -149,6 +149,7 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       role: fc.constantFrom(...BINDING_ROLES),
       rationale: opt(TEXT),
     }),
+  'claim:unbind': (ids) => fc.record({ claimId: claim(ids), revisionId: revision(ids), reason: TEXT }),
   'bundle:import': (ids) =>
     fc.record({
       path: fc.constantFrom(ids.casePath, join(ids.dir, 'missing.ndjson'), ids.dir, join(ids.dir, 'user', 'recent-cases.json'), 'relative.ndjson'),

@@ -2,6 +2,7 @@ import type { RevisionSummary } from '../../shared/domain/schemas';
 import type { ClaimDetail } from '../../shared/ipc/channels/claims';
 import type { ClaimReviewSummary } from '../../shared/ipc/channels/review';
 import { DecisionStateBadge, ProjectionBadge, QuorumTierBadge, RelationTag, StateBadge, StatusBadge } from './Badges';
+import { UnbindButton } from './BindingActions';
 import { InertLabel } from './InertLabel';
 
 /**
@@ -140,6 +141,7 @@ export function ClaimDetailPanel({
               </div>
               {r && <div className="small"><InertLabel text={r.title} /></div>}
               {b.rationale && <div className="muted small">Rationale: {b.rationale}</div>}
+              <UnbindButton claimId={claim.claimId} revisionId={b.revisionId} testId={`${testId}-unbind-${b.revisionId}`} />
             </li>
           );
         })}

@@ -12,12 +12,13 @@ import type { ServiceContext } from '../context';
 import { conflict, forbidden } from '../errors';
 import { aclFilter, canSee } from '../store/acl';
 import { toBindingView, type BindingRow } from '../store/bindingRows';
-import { loadVisibleClaim, policyOf, visibleClaimRows, type ClaimRow } from '../store/claimRows';
+import { loadVisibleClaim, policyOf, visibleClaimRows, writeGeneration, type ClaimRow } from '../store/claimRows';
 import { loadVisibleRevision, usabilityInput, type RevisionRow } from '../store/evidenceRows';
 import { statusBindings } from './claimStatusInput';
 import { quorumView } from './quorum';
 import { bindingHistory, claimProjection, staleAmong } from './projection';
 import { writeTransaction } from '../store/caseFile';
+import { generationDigest, maxBindingId, openRemediationClaims } from './remediationRows';
 
 /** Bindings of the claim's current generation whose evidence the actor may see, with the evidence. */
 function currentBindings(ctx: ServiceContext, claim: ClaimRow): { binding: BindingRow; revision: RevisionRow }[] {
@@ -144,6 +145,39 @@ export function bindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:bi
     });
     return toBindingView(binding);
   });
+}
+
+/**
+ * claim:unbind: takes an evidence revision out of a claim's basis. A generation's bindings are
+ * never edited, so the claim moves to a new generation holding every other binding (those outside
+ * the reviewer's clearance included, unnamed); decisions fingerprinted on the old generation go
+ * stale and must be made again. Refused while a remediation of the claim is open: that is the
+ * place where a revoked item's bindings are repaired.
+ */
+export function unbindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:unbind'>): ClaimDetail {
+  const channel = 'claim:unbind';
+  writeTransaction(ctx.db, () => {
+    const claim = loadVisibleClaim(ctx, req.claimId, channel);
+    loadVisibleRevision(ctx.db, ctx.actor, req.revisionId, channel);
+    const bindings = ctx.db.prepare('SELECT * FROM claim_binding WHERE claim_id = ? AND generation = ? ORDER BY binding_id').all(claim.claim_id, claim.generation) as BindingRow[];
+    const gone = bindings.find((b) => b.revision_id === req.revisionId);
+    if (!gone) throw conflict(`${channel}: ${req.revisionId} is not bound to ${claim.claim_id} (generation ${claim.generation}); nothing to unbind`);
+    if (openRemediationClaims(ctx.db, [claim.claim_id]).size > 0) {
+      throw conflict(`${channel}: claim ${claim.claim_id} has an open remediation; resolve it (retain, re-review or withdraw) before changing its bindings`);
+    }
+    const kept = bindings.filter((b) => b !== gone).map((b) => ({ revisionId: b.revision_id, relation: b.relation, role: b.role, rationale: b.rationale }));
+    const generation = writeGeneration(ctx, channel, claim.claim_id, claim.generation, kept);
+    const bindingWatermark = maxBindingId(ctx.db, claim.claim_id, generation);
+    appendReceipt(ctx, {
+      action: channel,
+      targets: [`claim:${claim.claim_id}`, `revision:${req.revisionId}`],
+      body: { claimId: claim.claim_id, fromGeneration: claim.generation, toGeneration: generation, bindingWatermark, revisionId: req.revisionId, relation: gone.relation, role: gone.role, reason: req.reason, carriedBindings: kept.length },
+      pre: { claimId: claim.claim_id, generation: claim.generation },
+      post: { claimId: claim.claim_id, generation },
+      artifacts: { bindings: generationDigest(ctx.db, claim.claim_id, generation, bindingWatermark) },
+    });
+  });
+  return getClaim(ctx, req.claimId);
 }
 
 /**

@@ -2,6 +2,7 @@ import { timeDiffers, postDiffers, type CaseStateCheck, type ReceiptFacts, type 
 import { canonicalJson } from '../../../shared/domain/canonical';
 import { sha256Hex } from '../crypto';
 import { copyLink, linksFoundOn, signatureOf } from '../store/copyRows';
+import { GENERATION_ACTIONS, generationDigest } from './remediationRows';
 import { validationRunDigest } from './validation';
 import type { CaseDb } from '../store/caseFile';
 
@@ -78,8 +79,38 @@ function provRowsDiffer(db: CaseDb, r: ReceiptFacts, nodes: readonly string[], e
   return null;
 }
 
-/** Every provenance node was added by a prov:record receipt or by a quote that matched its source. */
 export const RECEIPT_CASE_CHECKS: readonly CaseStateCheck[] = [
+  {
+    // Each binding row was written by the claim:bind of its generation, or by the receipt that
+    // wrote its generation whole (a remediation, an unbind) up to that receipt's watermark. The
+    // per-receipt checks find rows missing or altered; this finds rows added (an unbound item
+    // slipped back into a later generation).
+    name: 'claim bindings',
+    tables: ['claim_binding'],
+    check: (db) => {
+      const bound = new Set(
+        db
+          .prepare(`SELECT json_extract(body, '$.claimId') || char(0) || json_extract(body, '$.generation') || char(0) || json_extract(body, '$.revisionId') FROM audit_receipt WHERE action = 'claim:bind'`)
+          .pluck()
+          .all() as string[],
+      );
+      const written = new Map<string, number | null>();
+      for (const g of db
+        .prepare(`SELECT json_extract(body, '$.claimId') AS claim, json_extract(body, '$.toGeneration') AS generation, json_extract(body, '$.bindingWatermark') AS watermark FROM audit_receipt WHERE action IN (SELECT value FROM json_each(?))`)
+        .all(JSON.stringify(GENERATION_ACTIONS)) as { claim: string; generation: number; watermark: number | null }[]) {
+        written.set(`${g.claim}\u0000${g.generation}`, g.watermark);
+      }
+      for (const b of db.prepare('SELECT binding_id, claim_id, generation, revision_id FROM claim_binding ORDER BY binding_id').iterate() as IterableIterator<{ binding_id: number; claim_id: string; generation: number; revision_id: string }>) {
+        if (bound.has(`${b.claim_id}\u0000${b.generation}\u0000${b.revision_id}`)) continue;
+        const key = `${b.claim_id}\u0000${b.generation}`;
+        const watermark = written.get(key);
+        if (written.has(key) && (watermark === null || watermark === undefined || b.binding_id <= watermark)) continue;
+        return `the binding of ${b.revision_id} to ${b.claim_id} (generation ${b.generation}) was written by no receipt`;
+      }
+      return null;
+    },
+  },
+  /** Every provenance node was added by a prov:record receipt or by a quote that matched its source. */
   {
     name: 'provenance nodes',
     tables: ['prov_node'],
@@ -246,6 +277,32 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
       // Receipts written before the run digest (schema 330) record only the failed checks.
       if (v.digest !== undefined && validationRunDigest(db, v.runId) !== v.digest) return `validation run ${v.runId} (checks, results or who ran it) differs from what this receipt recorded`;
       return null;
+    },
+  },
+  {
+    name: 'claim unbind',
+    actions: ['claim:unbind'],
+    scope: 'each',
+    tables: ['claim_binding'],
+    check: (db, r) => {
+      const b = r.body() as { claimId: string; toGeneration: number; bindingWatermark: number; revisionId: string };
+      if (generationDigest(db, b.claimId, b.toGeneration, b.bindingWatermark) !== r.artifacts.bindings) {
+        return `bindings of ${b.claimId} generation ${b.toGeneration} differ from what this receipt wrote`;
+      }
+      const back = db.prepare('SELECT 1 FROM claim_binding WHERE claim_id = ? AND generation = ? AND revision_id = ? AND binding_id <= ?').get(b.claimId, b.toGeneration, b.revisionId, b.bindingWatermark);
+      return back ? `${b.revisionId} is bound to ${b.claimId} generation ${b.toGeneration}, which this receipt wrote without it` : null;
+    },
+  },
+  {
+    name: 'claim generation after unbind',
+    actions: ['claim:unbind'],
+    scope: 'latest',
+    tables: ['claim'],
+    check: (db, r) => {
+      const id = firstTarget(r, 'claim');
+      const row = db.prepare('SELECT claim_id, generation FROM claim WHERE claim_id = ?').get(id) as { claim_id: string; generation: number } | undefined;
+      if (!row) return `claim ${id} is missing`;
+      return postDiffers(r, { claimId: row.claim_id, generation: row.generation }, `generation of claim ${id}`);
     },
   },
   {

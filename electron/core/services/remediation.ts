@@ -8,6 +8,7 @@ import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { conflict, forbidden } from '../errors';
 import { writeTransaction } from '../store/caseFile';
+import { writeGeneration, type GenerationBinding } from '../store/claimRows';
 import { assertRole, assertSeesAll, claimBasis, decisionFingerprint } from './claimBasis';
 import { loadVisibleRevision } from '../store/evidenceRows';
 import { maxFenceId } from '../store/fenceRows';
@@ -23,11 +24,7 @@ import { cannotResolve, fourEyesParties, loadRemediation, successorCandidates, t
  */
 type Resolution = 'RETAINED' | 'REREVIEW' | 'WITHDRAWN';
 
-interface NewBinding {
-  revisionId: string;
-  relation: string;
-  role: string;
-  rationale: string;
+interface NewBinding extends GenerationBinding {
   replaces?: string;
 }
 
@@ -92,16 +89,6 @@ function successorPlan(ctx: ServiceContext, channel: string, r: LoadedRemediatio
   return plan;
 }
 
-function writeGeneration(ctx: ServiceContext, channel: string, claimId: string, generation: number, bindings: readonly NewBinding[]): number {
-  const db = ctx.db;
-  const moved = db.prepare('UPDATE claim SET generation = ? WHERE claim_id = ? AND generation = ?').run(generation + 1, claimId, generation).changes;
-  if (moved !== 1) throw conflict(`${channel}: claim ${claimId} changed generation while you were deciding; reload and try again`);
-  const insert = db.prepare(
-    `INSERT INTO claim_binding (claim_id, generation, revision_id, relation, role, rationale, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  for (const b of bindings) insert.run(claimId, generation + 1, b.revisionId, b.relation, b.role, b.rationale, ctx.actor.actorId, ctx.now());
-  return generation + 1;
-}
 
 
 /** Recomputes and stores the new generation's projection (compare-and-swap on the version reviewed). */

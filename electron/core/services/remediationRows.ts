@@ -122,6 +122,12 @@ export function openedRemediations(db: CaseDb, jobId: number): unknown[] {
 }
 
 /** The highest binding id of a claim's generation (0 when it has none). */
+/** The receipts that resolve a remediation (each writes the claim's next generation). */
+export const REMEDIATION_ACTIONS = ['remediation:retainCurrentRevision', 'remediation:requestRereview', 'remediation:withdraw'] as const;
+
+/** Every receipt that writes a claim generation's bindings at once: `toGeneration`, up to `bindingWatermark`. */
+export const GENERATION_ACTIONS = [...REMEDIATION_ACTIONS, 'claim:unbind'] as const;
+
 export const maxBindingId = (db: CaseDb, claimId: string, generation: number): number =>
   (db.prepare('SELECT COALESCE(MAX(binding_id), 0) FROM claim_binding WHERE claim_id = ? AND generation = ?').pluck().get(claimId, generation) as number);
 

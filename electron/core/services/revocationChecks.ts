@@ -4,7 +4,7 @@ import { derivedFencesDigest, type ProjectionRecord } from '../worker/outbox';
 import { sha256Hex } from '../crypto';
 import type { CaseDb } from '../store/caseFile';
 import type { GateBlocker } from '../../../shared/ipc/channels/gate';
-import { generationDigest, openedRemediations, remediationById, remediationState } from './remediationRows';
+import { generationDigest, openedRemediations, REMEDIATION_ACTIONS, remediationById, remediationState } from './remediationRows';
 import { decisionState, type DecisionRow } from '../store/reviewRows';
 
 /**
@@ -12,7 +12,6 @@ import { decisionState, type DecisionRow } from '../store/reviewRows';
  * Verification recomputes what the worker's and the remediation actions' receipts recorded from
  * the tables; the gate refuses FINAL while revocation work is open.
  */
-const REMEDIATION_ACTIONS = ['remediation:retainCurrentRevision', 'remediation:requestRereview', 'remediation:withdraw'] as const;
 
 
 

@@ -1,7 +1,7 @@
 import type { ClaimPolicy } from '../../../shared/domain/claimStatus';
 import type { Classification } from '../../../shared/domain/enums';
 import type { ServiceContext } from '../context';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { aclFilter } from './acl';
 
 /** Row shape of the claim table; every service that reads claims uses this one. */
@@ -34,3 +34,27 @@ export function visibleClaimRows(ctx: ServiceContext): ClaimRow[] {
 
 export const policyOf = (claim: Pick<ClaimRow, 'policy'>): ClaimPolicy => JSON.parse(claim.policy) as ClaimPolicy;
 export const scopeOf = (claim: Pick<ClaimRow, 'scope'>): string[] => JSON.parse(claim.scope) as string[];
+
+/** A binding of a new claim generation. */
+export interface GenerationBinding {
+  revisionId: string;
+  relation: string;
+  role: string;
+  rationale: string;
+}
+
+/**
+ * Moves a claim to its next generation with these bindings (a generation's bindings are never
+ * edited: changing them is a new generation, and decisions fingerprinted on the old one go stale).
+ * Compare-and-swap on the generation read; answers the new generation.
+ */
+export function writeGeneration(ctx: ServiceContext, channel: string, claimId: string, generation: number, bindings: readonly GenerationBinding[]): number {
+  const db = ctx.db;
+  const moved = db.prepare('UPDATE claim SET generation = ? WHERE claim_id = ? AND generation = ?').run(generation + 1, claimId, generation).changes;
+  if (moved !== 1) throw conflict(`${channel}: claim ${claimId} changed generation while you were deciding; reload and try again`);
+  const insert = db.prepare(
+    `INSERT INTO claim_binding (claim_id, generation, revision_id, relation, role, rationale, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (const b of bindings) insert.run(claimId, generation + 1, b.revisionId, b.relation, b.role, b.rationale, ctx.actor.actorId, ctx.now());
+  return generation + 1;
+}

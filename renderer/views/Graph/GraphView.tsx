@@ -1,6 +1,7 @@
 import '@xyflow/react/dist/style.css';
-import { Background, ReactFlow, ReactFlowProvider, useReactFlow, type NodeMouseHandler } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { Background, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type NodeMouseHandler } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { BindDialog } from '../../components/BindingActions';
 import { useShallow } from 'zustand/react/shallow';
 import { selectActions, selectGraphView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
@@ -80,6 +81,16 @@ function GraphCanvas() {
     // `nodes` is read through a ref for that reason.
   }, [selection, flow]);
 
+  // Drag from an evidence revision's handle onto a claim to bind it (the dialog asks how).
+  const [binding, setBinding] = useState<{ claimId: string; revisionId: string } | null>(null);
+  const ends = (c: Connection | Edge) => {
+    const [from, to] = [c.source, c.target];
+    const rev = [from, to].find((id) => id.startsWith(revisionNodeId('')));
+    const claim = [from, to].find((id) => id.startsWith(claimNodeId('')));
+    return rev && claim ? { revisionId: rev.slice(revisionNodeId('').length), claimId: claim.slice(claimNodeId('').length) } : null;
+  };
+  const onConnect = useCallback((c: Connection) => setBinding(ends(c)), []);
+
   const onNodeClick: NodeMouseHandler<WorkbenchFlowNode> = useCallback(
     (_event, node) => {
       if (node.type === 'claim') selectGraphNode({ kind: 'claim', id: node.data.claimId });
@@ -102,7 +113,9 @@ function GraphCanvas() {
             onNodeClick={onNodeClick}
             onPaneClick={() => selectGraphNode(null)}
             nodesDraggable={false}
-            nodesConnectable={false}
+            nodesConnectable
+            onConnect={onConnect}
+            isValidConnection={(c) => ends(c) !== null}
             edgesFocusable={false}
             minZoom={0.2}
             maxZoom={1.75}
@@ -115,6 +128,7 @@ function GraphCanvas() {
         <GraphLegend />
       </div>
       <GraphSidePanel />
+      {binding && <BindDialog claimId={binding.claimId} revisionId={binding.revisionId} onClose={() => setBinding(null)} />}
     </div>
   );
 }

@@ -43,6 +43,11 @@ export const claimChannels = {
     request: z.object({ claimId: Id, reason: z.string().trim().min(1, 'a reason is required').max(4000) }).strict(),
     response: ClaimDetail,
   },
+  /** Takes a revision out of a claim's basis: a new claim generation without it, receipted with the reason. */
+  'claim:unbind': {
+    request: z.object({ claimId: Id, revisionId: RevisionId, reason: z.string().trim().min(1, 'a reason is required').max(4000) }).strict(),
+    response: ClaimDetail,
+  },
   'claim:bind': {
     request: z
       .object({

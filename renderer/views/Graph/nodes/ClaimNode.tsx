@@ -44,7 +44,7 @@ export const ClaimNode = memo(function ClaimNode({ data, selected }: NodeProps<C
         </span>
       </div>
       {data.missingKinds.length > 0 && <div className="missing small">missing kind: {data.missingKinds.join(', ')}</div>}
-      <Handle type="target" position={Position.Right} isConnectable={false} />
+      <Handle type="target" position={Position.Right} isConnectable />
     </div>
   );
 });

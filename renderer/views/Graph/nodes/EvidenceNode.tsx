@@ -11,7 +11,7 @@ export const EvidenceNode = memo(function EvidenceNode({ data, selected }: NodeP
       className={`flow-node evidence-node node-state-${data.state}${selected ? ' is-selected' : ''}${data.dimmed ? ' is-dimmed' : ''}`}
       data-testid={`graph-node-rev-${data.revisionId}`}
     >
-      <Handle type="source" position={Position.Left} isConnectable={false} />
+      <Handle type="source" position={Position.Left} isConnectable title="Drag onto a claim to bind this revision" />
       <div className="row spread">
         <code className="small">{data.revisionId}</code>
         <StateBadge state={data.state} testId={`graph-rev-state-${data.revisionId}`} />
