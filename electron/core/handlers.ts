@@ -6,6 +6,7 @@ import { decisionHandlers } from './handlers/decisions';
 import { evidenceHandlers } from './handlers/evidence';
 import { gateHandlers } from './handlers/gate';
 import { interchangeHandlers } from './handlers/interchange';
+import { stixHandlers } from './handlers/stix';
 import { provenanceHandlers } from './handlers/provenance';
 import { reviewHandlers } from './handlers/review';
 import { revocationHandlers } from './handlers/revocation';
@@ -23,6 +24,7 @@ export const handlers: HandlerTable = {
   ...sourceHandlers,
   ...provenanceHandlers,
   ...interchangeHandlers,
+  ...stixHandlers,
   ...searchHandlers,
   ...decisionHandlers,
   ...reviewHandlers,

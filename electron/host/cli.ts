@@ -4,7 +4,7 @@ import { handlers } from '../core/handlers';
 import { defaultUserDataDir } from '../core/paths';
 import { readPassphrase, type PassphraseSource } from '../core/passphraseInput';
 import { Session, type Seat } from '../core/session';
-import type { ImportProgress } from '../../shared/ipc/channels/interchange';
+import type { ImportProgress } from '../../shared/ipc/channels/importJobs';
 import { CHANNELS } from '../../shared/ipc/contract';
 import type { Envelope } from '../../shared/ipc/envelope';
 import { runVerifyCommand, VERIFY_USAGE } from './verifyCommand';
@@ -12,8 +12,9 @@ import { runVerifyCommand, VERIFY_USAGE } from './verifyCommand';
 const USAGE = `usage:
   npm run cli -- call <case-file> <channel> [<json-request>] --as <actor-id>
         [--passphrase-fd <n> | --passphrase-file <path>]
-  npm run cli -- import <case-file> <bundle.ndjson|bundle.json|prov.json> --as <actor-id> [--max-bytes <n>] [--format auto|bundle|prov]
-  npm run cli -- export <case-file> <new-file> --as <actor-id> [--format ndjson|json]
+  npm run cli -- import <case-file> <bundle.ndjson|bundle.json|stix.json|prov.json> --as <actor-id> [--max-bytes <n>]
+        [--format auto|bundle|stix|prov] [--tenant <t>] [--classification <c>]
+  npm run cli -- export <case-file> <new-file> --as <actor-id> [--format ndjson|json|stix]
   npm run cli -- report <case-file> <new-file> --as <actor-id> [--format html|markdown]
   npm run cli -- ${VERIFY_USAGE}
   npm run cli -- channels
@@ -119,12 +120,21 @@ export async function cli(argv: string[]): Promise<number> {
       // Sugar for bundle:import, bundle:export and report:write with paths taken relative to where you are.
       const maxBytes = takeFlag(rest, '--max-bytes');
       const format = takeFlag(rest, '--format');
+      const tenant = takeFlag(rest, '--tenant');
+      const classification = takeFlag(rest, '--classification');
       const [path, file] = rest;
       if (!path || !file || rest.length > 2) break;
       if (command === 'import') {
-        const request = { source: { path: resolve(file) }, ...(format !== undefined ? { format } : {}), ...(maxBytes !== undefined ? { maxBytes: Number(maxBytes) } : {}) };
+        const request = {
+          source: { path: resolve(file) },
+          ...(format !== undefined ? { format } : {}),
+          ...(maxBytes !== undefined ? { maxBytes: Number(maxBytes) } : {}),
+          ...(tenant !== undefined ? { tenant } : {}),
+          ...(classification !== undefined ? { classification } : {}),
+        };
         return withCase(path, actor, secret, (s) => importWithProgress(s, request));
       }
+      if (command === 'export' && format === 'stix') return withCase(path, actor, secret, (s) => dispatch(handlers, s, 'stix:export', { path: resolve(file) }));
       const request = { path: resolve(file), ...(format !== undefined ? { format } : {}) };
       return withCase(path, actor, secret, (s) => dispatch(handlers, s, command === 'report' ? 'report:write' : 'bundle:export', request));
     }

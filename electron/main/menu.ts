@@ -5,7 +5,7 @@ import { handlers } from '../core/handlers';
 import { MENU_COMMAND_CHANNEL, type MenuCommand } from '../../shared/ipc/contract';
 
 const CASE_FILTERS = [{ name: 'Evidence case', extensions: ['sqlite', 'case'] }];
-const IMPORT_FILTERS = [{ name: 'Evidence bundle or PROV-JSON', extensions: ['ndjson', 'jsonl', 'json'] }];
+const IMPORT_FILTERS = [{ name: 'Evidence bundle, STIX bundle or PROV-JSON', extensions: ['ndjson', 'jsonl', 'json'] }];
 
 export function buildMenu(session: Session, getWindow: () => BrowserWindow | null): Menu {
   const reload = () => getWindow()?.webContents.reload();

@@ -162,9 +162,17 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
         fc.record({ path: fc.constantFrom(ids.casePath, join(ids.dir, 'missing.ndjson'), ids.dir, join(ids.dir, 'user', 'recent-cases.json'), 'relative.ndjson') }),
         fc.record({ upload: fc.constantFrom('up-AAAAAAAAAAAAAAAAAAAAAAAA', 'up-../../etc/passwd', '') }),
       ),
-      format: opt(fc.constantFrom('auto', 'bundle', 'prov')),
+      format: opt(fc.constantFrom('auto', 'bundle', 'stix', 'prov')),
       maxBytes: opt(fc.constantFrom(1, 1024 ** 3)),
     }),
+  'stix:import': (ids) =>
+    fc.record({
+      path: fc.constantFrom(ids.casePath, join(ids.dir, 'missing.json'), ids.dir, join(ids.dir, 'user', 'recent-cases.json')),
+      tenant: opt(TENANT),
+      classification: opt(CLASSIFICATION),
+      maxBytes: opt(fc.constantFrom(1, 1024 ** 2)),
+    }),
+  'stix:export': (ids) => fc.record({ path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `stix-${n}.json`)), fc.constantFrom(ids.casePath, join(ids.dir, 'missing', 's.json'))) }),
   'import:progress': () => fc.record({ jobId: fc.constantFrom('imp-none', '', 'x'.repeat(80)) }),
   'import:cancel': () => fc.record({ jobId: fc.constantFrom('imp-none', '') }),
   'prov:import': (ids) =>

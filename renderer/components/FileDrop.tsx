@@ -64,7 +64,7 @@ export function FileDrop({ enabled }: { enabled: boolean }) {
     <>
       {over && (
         <div className="drop-overlay" data-testid="drop-overlay">
-          <p>Drop an evidence bundle (NDJSON or JSON) or a PROV-JSON document to import it into this case</p>
+          <p>Drop an evidence bundle (NDJSON or JSON), a STIX 2.1 bundle or a PROV-JSON document to import it into this case</p>
         </div>
       )}
       {refused && (

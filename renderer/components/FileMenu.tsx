@@ -32,7 +32,7 @@ export function FileMenu({ enabled }: { enabled: boolean }) {
               picker.current?.click();
             }}
           >
-            Import file… (bundle, PROV-JSON)
+            Import file… (bundle, STIX, PROV-JSON)
           </button>
           <button
             type="button"

@@ -1,8 +1,10 @@
 import { useShallow } from 'zustand/react/shallow';
-import type { ImportProgress, ImportReport, ProvImportReport } from '../../shared/ipc/channels/interchange';
+import type { ImportProgress } from '../../shared/ipc/channels/importJobs';
+import type { ImportReport, ProvImportReport } from '../../shared/ipc/channels/interchange';
+import type { StixImportReport } from '../../shared/ipc/channels/stix';
 import { useWorkbench } from '../state/store';
 import { ErrorNotice } from './ErrorNotice';
-import { ImportSummary, ProvImportSummary } from './ImportSummary';
+import { ImportSummary, ProvImportSummary, StixImportSummary } from './ImportSummary';
 
 const PHASE: Record<ImportProgress['phase'], string> = {
   reading: 'Reading and checking every record (nothing is written yet)',
@@ -11,6 +13,16 @@ const PHASE: Record<ImportProgress['phase'], string> = {
   failed: 'Not imported: the case is as it was',
   cancelled: 'Cancelled: nothing was imported',
 };
+
+function JobReport({ report }: { report: NonNullable<ImportProgress['report']> }) {
+  if (!('records' in report)) return <ProvImportSummary report={report as ProvImportReport} />;
+  return (
+    <>
+      <ImportSummary report={report as ImportReport} />
+      {'stix' in report && <StixImportSummary stix={(report as StixImportReport).stix} />}
+    </>
+  );
+}
 
 /** The progress of this window's import: records, records per second, percent, and Cancel. */
 export function ImportDialog() {
@@ -35,7 +47,7 @@ export function ImportDialog() {
               {job.recordsPerSecond !== null && ` · ${job.recordsPerSecond.toLocaleString('en')} records/s`} · {(job.elapsedMs / 1000).toFixed(1)} s
             </p>
             {job.error && <ErrorNotice error={{ ...job.error, issues: [] }} testId="import-error" />}
-            {job.phase === 'done' && job.report && ('records' in job.report ? <ImportSummary report={job.report as ImportReport} /> : <ProvImportSummary report={job.report as ProvImportReport} />)}
+            {job.phase === 'done' && job.report && <JobReport report={job.report} />}
           </>
         )}
         {error && <ErrorNotice error={error} testId="import-error" />}

@@ -1,4 +1,5 @@
 import type { ImportReport, ProvImportReport } from '../../shared/ipc/channels/interchange';
+import type { StixMappingReport } from '../../shared/ipc/channels/stix';
 
 const KINDS = ['evidence', 'claims', 'bindings', 'sources', 'prov'] as const;
 const NOUN: Record<(typeof KINDS)[number], [string, string]> = {
@@ -60,6 +61,29 @@ export function ProvImportSummary({ report }: { report: ProvImportReport }) {
         {report.revoked.length > 0 && ` Revoked: ${report.revoked.join(', ')}.`}
       </p>
       {skipped.length > 0 && <p className="muted">Not modelled: {skipped.map(([k, n]) => `${k} (${n})`).join(', ')}</p>}
+    </div>
+  );
+}
+
+/** What a STIX import did beyond its records: versions, revocation, what was kept verbatim only (resources/stix-mapping.md). */
+export function StixImportSummary({ stix }: { stix: StixMappingReport }) {
+  const verbatim = Object.entries(stix.keptVerbatimOnly);
+  return (
+    <div data-testid="stix-import-report">
+      <p>
+        STIX {stix.specVersion} bundle <span className="mono">{stix.bundleId}</span>: {stix.objects.toLocaleString('en')} objects ({stix.stixIds.toLocaleString('en')} ids);{' '}
+        {stix.versionsStored.toLocaleString('en')} versions stored, {stix.versionsUnchanged.toLocaleString('en')} already in the case. Claims derived: {stix.claims.relationships.toLocaleString('en')} from
+        relationships, {stix.claims.sightings.toLocaleString('en')} from sightings, {stix.claims.about.toLocaleString('en')} from opinions.
+      </p>
+      {(stix.superseded.length > 0 || stix.revoked.length > 0) && (
+        <p data-testid="stix-import-revocation">
+          Revoked objects: {stix.superseded.length.toLocaleString('en')} superseded by their live replacement, {stix.revoked.length.toLocaleString('en')} revoked outright.
+          {stix.relationshipsToRevoked.length > 0 && ` ${stix.relationshipsToRevoked.length.toLocaleString('en')} relationships point at a revoked object (kept, flagged).`}
+        </p>
+      )}
+      {stix.deprecated.count > 0 && <p>Deprecated by their producer (state kept, marked): {stix.deprecated.count.toLocaleString('en')}</p>}
+      {verbatim.length > 0 && <p className="muted">Kept verbatim only: {verbatim.map(([type, l]) => `${type} (${l.count})`).join(', ')}</p>}
+      {stix.olderThanCase.length > 0 && <p className="muted">Older than the case's versions, not stored: {stix.olderThanCase.length}</p>}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { ImportProgress } from '../../shared/ipc/channels/interchange';
+import type { ImportProgress } from '../../shared/ipc/channels/importJobs';
 import { call, importSourceOf } from '../bridge';
 import { actionErrorOf } from './actionError';
 import type { ImportSlice, Slice } from './types';

@@ -7,7 +7,7 @@ import type { ActorView, ClaimSummary, RevisionSummary } from '../../shared/doma
 import type { ActorKeyView, ChainVerification, ReceiptView } from '../../shared/ipc/channels/audit';
 import type { CaseInfo } from '../../shared/ipc/channels/case';
 import type { ClaimDetail } from '../../shared/ipc/channels/claims';
-import type { ImportProgress } from '../../shared/ipc/channels/interchange';
+import type { ImportProgress } from '../../shared/ipc/channels/importJobs';
 import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
 import type { RemediationView } from '../../shared/ipc/channels/remediation';
 import type { ClaimReview, ClaimReviewSummary } from '../../shared/ipc/channels/review';

@@ -5,6 +5,7 @@ import { claimChannels } from './channels/claims';
 import { decisionChannels } from './channels/decisions';
 import { evidenceChannels } from './channels/evidence';
 import { gateChannels } from './channels/gate';
+import { importJobChannels } from './channels/importJobs';
 import { interchangeChannels } from './channels/interchange';
 import { provenanceChannels } from './channels/provenance';
 import { remediationChannels } from './channels/remediation';
@@ -12,6 +13,7 @@ import { reviewChannels } from './channels/review';
 import { revocationChannels } from './channels/revocation';
 import { searchChannels } from './channels/search';
 import { sourceChannels } from './channels/sources';
+import { stixChannels } from './channels/stix';
 import type { Envelope } from './envelope';
 
 export interface ChannelSpec {
@@ -27,6 +29,8 @@ export const contract = {
   ...sourceChannels,
   ...provenanceChannels,
   ...interchangeChannels,
+  ...importJobChannels,
+  ...stixChannels,
   ...searchChannels,
   ...decisionChannels,
   ...reviewChannels,

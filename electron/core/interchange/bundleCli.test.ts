@@ -68,6 +68,14 @@ describe('cli import / export', () => {
     expect(followed.code).toBe(0);
     expect(followed.out.value?.created.evidence).toBe(4_000);
     expect(followed.err).toMatch(/import: applying [\d,]+ of 4,000 records, [\d,]+ records\/s, \d+%/);
+
+    // STIX in (told by its content) and out.
+    const stix = cli('import', target.casePath, join(process.cwd(), '..', 'shared', 'data', 'stix2.1-examples', 'campaign-v-actors.json'));
+    expect(stix.code, JSON.stringify(stix.out)).toBe(0);
+    expect((stix.out.value as unknown as { stix: { objects: number } }).stix.objects).toBeGreaterThan(0);
+    const stixOut = join(dir, 'via-cli.stix.json');
+    expect(cli('export', target.casePath, stixOut, '--format', 'stix').code).toBe(0);
+    expect(JSON.parse(readFileSync(stixOut, 'utf8'))).toMatchObject({ type: 'bundle' });
   }, 120_000);
 
 });

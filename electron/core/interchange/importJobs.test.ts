@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../../../shared/interchange/bundle';
-import type { ImportProgress, ImportReport } from '../../../shared/ipc/channels/interchange';
+import type { ImportProgress } from '../../../shared/ipc/channels/importJobs';
+import type { ImportReport } from '../../../shared/ipc/channels/interchange';
+import type { StixImportReport } from '../../../shared/ipc/channels/stix';
 import { validContext } from '../../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { tableDigest } from '../store/digest';
@@ -157,7 +159,19 @@ describe('import jobs', () => {
     expect(last.report).toMatchObject({ nodesAdded: 2, edgesAdded: 1 });
     const other = await tc.raw('import:start', { source: { path: write('notes.txt', 'just some notes') } });
     expect(other).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
-    expect((other as { error: { message: string } }).error.message).toMatch(/neither an evidence bundle .* nor a W3C PROV-JSON document/);
+    expect((other as { error: { message: string } }).error.message).toMatch(/neither an evidence bundle .* nor a STIX bundle nor a W3C PROV-JSON document/);
+  });
+
+  it('a STIX bundle is told by its content and imported as a job, with the mapping report', async () => {
+    const path = join(process.cwd(), '..', 'shared', 'data', 'stix2.1-examples', 'campaign-v-actors.json');
+    const started = await tc.call('import:start', { source: { path } });
+    expect(started.format).toBe('stix');
+    const { last } = await follow(started.jobId);
+    expect(last.phase, last.error?.message).toBe('done');
+    const report = last.report as StixImportReport;
+    expect(report.stix.objects).toBeGreaterThan(0);
+    expect(report.created.evidence).toBe(report.stix.versionsStored);
+    expect(last.total).toBe(report.records);
   });
 
   it("another window cannot follow or cancel this window's import", async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ImportFormat, ImportProgress } from '../../../shared/ipc/channels/interchange';
+import type { ImportFormat, ImportProgress } from '../../../shared/ipc/channels/importJobs';
 import { pinnedKeySource } from '../audit/keys';
 import type { ServiceContext } from '../context';
 import { cancelled, conflict, notFound, WorkbenchError } from '../errors';
@@ -21,15 +21,20 @@ export interface ReadControl {
   onBytes: (bytesRead: number, bytesTotal: number) => void;
 }
 
+/** What an importer's step yields: nothing (one record applied), or the total once it knows it. */
+export type ImportStep = void | { total: number };
+
 /**
  * One importer: `read` validates the file without writing; `apply` is a generator that applies
  * it inside the job's transaction and yields after each record (the job decides when to pause).
+ * `total` is the number of records as read; a step may announce a better one (a translated format
+ * knows its record count only once translated).
  */
 export interface Importer<R, Report> {
   format: ImportFormat;
   read: (control: ReadControl) => Promise<R>;
   total: (read: R) => number;
-  apply: (ctx: ServiceContext, read: R) => Generator<void, Report>;
+  apply: (ctx: ServiceContext, read: R) => Generator<ImportStep, Report>;
 }
 
 /** How long one slice of records runs before the job yields to the event loop. */
@@ -52,7 +57,7 @@ interface Job {
 const jobs = new Map<string, Job>();
 
 /** Drives an importer's steps to the end inside one write transaction (no yielding): the CLI and tests' form. */
-export function applyAll<Report>(db: CaseDb, steps: Generator<void, Report>): Report {
+export function applyAll<Report>(db: CaseDb, steps: Generator<ImportStep, Report>): Report {
   return writeTransaction(db, () => {
     for (;;) {
       const next = steps.next();
@@ -99,16 +104,17 @@ export function startImport<R, Report extends object>(seat: Seat, importer: Impo
         onBytes: (bytesRead, bytesTotal) => update({ bytesRead, bytesTotal, percent: Math.floor((READ_SHARE * bytesRead) / Math.max(1, bytesTotal)) }),
       });
       if (abort.signal.aborted) throw cancelled('the import');
-      const total = importer.total(read);
+      let total = importer.total(read);
       update({ phase: 'applying', total, done: 0, percent: READ_SHARE });
       applyStartMs = Date.now();
       hold = seat.session.hold(say);
       const jobCtx: ServiceContext = { db: hold.db, actor: ctx.actor, now: ctx.now, keyring: pinnedKeySource(seat, key) };
-      const report = await applySliced(hold.db, importer.apply(jobCtx, read), abort.signal, (done) => {
+      const report = await applySliced(hold.db, importer.apply(jobCtx, read), abort.signal, (done, announced) => {
+        if (announced !== null) total = announced;
         const seconds = (Date.now() - applyStartMs) / 1000;
-        update({ done, percent: READ_SHARE + Math.floor(((100 - READ_SHARE) * done) / Math.max(1, total)), recordsPerSecond: seconds > 0 ? Math.round(done / seconds) : null });
+        update({ done, total, percent: READ_SHARE + Math.floor(((100 - READ_SHARE) * Math.min(done, total)) / Math.max(1, total)), recordsPerSecond: seconds > 0 ? Math.round(done / seconds) : null });
       });
-      update({ phase: 'done', done: total, percent: 100, report: report as ImportProgress['report'] });
+      update({ phase: 'done', done: total, total, percent: 100, report: report as ImportProgress['report'] });
     } catch (err) {
       if (abort.signal.aborted) update({ phase: 'cancelled', error: { code: 'CANCELLED', message: cancelled('the import').message } });
       else {
@@ -125,9 +131,10 @@ export function startImport<R, Report extends object>(seat: Seat, importer: Impo
 }
 
 /** Runs the steps in slices of SLICE_MS inside one transaction, yielding between slices; an abort or error rolls everything back. */
-async function applySliced<Report>(db: CaseDb, steps: Generator<void, Report>, signal: AbortSignal, onDone: (done: number) => void): Promise<Report> {
+async function applySliced<Report>(db: CaseDb, steps: Generator<ImportStep, Report>, signal: AbortSignal, onDone: (done: number, total: number | null) => void): Promise<Report> {
   db.exec('BEGIN IMMEDIATE');
   let done = 0;
+  let total: number | null = null;
   try {
     for (;;) {
       const sliceEnd = performance.now() + SLICE_MS;
@@ -137,9 +144,10 @@ async function applySliced<Report>(db: CaseDb, steps: Generator<void, Report>, s
           db.exec('COMMIT');
           return next.value;
         }
-        done++;
+        if (next.value) total = next.value.total;
+        else done++;
       }
-      onDone(done);
+      onDone(done, total);
       await new Promise((r) => setImmediate(r));
       if (signal.aborted) throw cancelled('the import');
     }

@@ -1,6 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { BUNDLE_FORMAT } from '../../../shared/interchange/bundle';
-import type { ImportFormat, ImportReport, ProvImportReport } from '../../../shared/ipc/channels/interchange';
+import type { ImportFormat } from '../../../shared/ipc/channels/importJobs';
+import type { ImportReport, ProvImportReport } from '../../../shared/ipc/channels/interchange';
+import { DEFAULT_MAX_STIX_BYTES, type StixImportReport } from '../../../shared/ipc/channels/stix';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { invalid } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
@@ -10,6 +12,8 @@ import { DEFAULT_MAX_BUNDLE_BYTES, readBundle, type ReadBundle } from './bundleR
 import { inboxPath, removeUpload } from './inbox';
 import { startImport, type Importer } from './importJobs';
 import { importProvJson } from './provJson';
+import { stixOptions, stixSteps } from './stix/stixImport';
+import { readStixFile, type StixDocument } from './stix/stixRead';
 
 type StartRequest = ParsedRequestOf<'import:start'>;
 
@@ -27,6 +31,7 @@ export function startFileImport(seat: Seat, req: StartRequest) {
   try {
     const format = req.format === 'auto' ? sniffFormat(path, shown) : req.format;
     if (format === 'bundle') return startImport(seat, bundleImporter(path, maxBytes), label);
+    if (format === 'stix') return startImport(seat, stixImporter(seat, path, { ...req, maxBytes: Math.min(maxBytes, DEFAULT_MAX_STIX_BYTES) }), label);
     return startImport(seat, provImporter(seat, path, { ...req, maxBytes }), label);
   } catch (err) {
     cleanup?.();
@@ -40,6 +45,22 @@ function bundleImporter(path: string, maxBytes: number): Importer<ReadBundle, Im
     read: (control) => readBundle(path, { maxBytes, control }),
     total: (bundle) => bundle.records.length,
     apply: bundleSteps,
+  };
+}
+
+/** A STIX bundle is one JSON document: read and checked whole, then translated and applied record by record (stixImport.ts). */
+function stixImporter(seat: Seat, path: string, req: { tenant?: string | undefined; classification?: StartRequest['classification']; maxBytes: number }): Importer<StixDocument, StixImportReport> {
+  // Where the objects are filed is settled before the job starts, so a missing tenant is refused at once.
+  const options = stixOptions(seat.context(), req);
+  return {
+    format: 'stix',
+    read: async (control) => {
+      const doc = readStixFile(path, req.maxBytes);
+      control.onBytes(doc.bytes, doc.bytes);
+      return doc;
+    },
+    total: (doc) => doc.objects.length,
+    apply: (ctx, doc) => stixSteps(ctx, doc, options),
   };
 }
 
@@ -71,7 +92,8 @@ function defaultTenant(seat: Seat): string {
 
 /**
  * What a file is, from its first 64 KiB: an evidence bundle (NDJSON header line or document with
- * our format name), or W3C PROV-JSON (an object with PROV sections). Anything else is refused.
+ * our format name), a STIX 2.x bundle (`"type": "bundle"` with `objects`), or W3C PROV-JSON (an
+ * object with PROV sections). Anything else is refused.
  */
 export function sniffFormat(path: string, shown = path): ImportFormat {
   let st;
@@ -91,6 +113,7 @@ export function sniffFormat(path: string, shown = path): ImportFormat {
   }
   const text = head.subarray(0, n).toString('utf8');
   if (new RegExp(`"format"\\s*:\\s*"${BUNDLE_FORMAT}"`).test(text)) return 'bundle';
+  if (/"type"\s*:\s*"bundle"/.test(text) && /"objects"\s*:/.test(text)) return 'stix';
   if (/"(prefix|entity|activity|agent|wasDerivedFrom|wasGeneratedBy|used|wasAttributedTo)"\s*:\s*\{/.test(text) && text.trimStart().startsWith('{')) return 'prov';
-  throw invalid(`import:start: ${shown} is neither an evidence bundle (format "${BUNDLE_FORMAT}") nor a W3C PROV-JSON document; say the format if it is one of them; nothing was imported`, [{ path: ['format'], message: 'could not tell the format from the file' }]);
+  throw invalid(`import:start: ${shown} is neither an evidence bundle (format "${BUNDLE_FORMAT}") nor a STIX bundle nor a W3C PROV-JSON document; say the format if it is one of them; nothing was imported`, [{ path: ['format'], message: 'could not tell the format from the file' }]);
 }

@@ -30,9 +30,9 @@ function PathAction({ testId, placeholder, caption, busy, onRun, children }: { t
 /** Evidence bundles in and out of the open case (README: "Evidence bundles"). */
 export function BundlePanel() {
   const startImport = useWorkbench((s) => s.startImport);
-  const [format, setFormat] = useState<'ndjson' | 'json'>('ndjson');
+  const [format, setFormat] = useState<'ndjson' | 'json' | 'stix'>('ndjson');
   const [busy, setBusy] = useState(false);
-  const [exported, setExported] = useState<ResponseOf<'bundle:export'> | null>(null);
+  const [exported, setExported] = useState<(ResponseOf<'bundle:export'> & { unit: string }) | null>(null);
   const [reportFormat, setReportFormat] = useState<'html' | 'markdown'>('html');
   const [written, setWritten] = useState<ResponseOf<'report:write'> | null>(null);
   const [handedOff, setHandedOff] = useState<ResponseOf<'case:handoffExport'> | null>(null);
@@ -53,7 +53,10 @@ export function BundlePanel() {
   const exportBundle = (path: string) =>
     run(async () => {
       setExported(null);
-      setExported(await call('bundle:export', { path, format }));
+      if (format === 'stix') {
+        const out = await call('stix:export', { path });
+        setExported({ path: out.path, records: out.objects, bytes: out.bytes, sha256: out.sha256, unit: 'STIX objects' });
+      } else setExported({ ...(await call('bundle:export', { path, format })), unit: 'records' });
     });
   const writeReport = (path: string) =>
     run(async () => {
@@ -69,13 +72,13 @@ export function BundlePanel() {
     <section className="panel" data-testid="bundle-panel">
       <h2>Evidence bundles and reports</h2>
       <p className="muted">
-        Import NDJSON or JSON bundles from tools, agents and colleagues, or W3C PROV-JSON (or drop the file anywhere on the window): every record is
+        Import evidence bundles (NDJSON or JSON) from tools, agents and colleagues, STIX 2.1 or 2.0 bundles from threat-intel feeds, or W3C PROV-JSON (or drop the file anywhere on the window): every record is
         validated first, screened on the way in, and the whole file is written in one transaction or not at all, with progress and Cancel. Export
         writes what you can see.
       </p>
       <PathAction testId="bundle-import" placeholder="/evidence/incident-2232.ndjson" caption="Import file" busy={busy} onRun={importFile} />
       <PathAction testId="bundle-export" placeholder="/evidence/handoff.ndjson" caption="Export bundle" busy={busy} onRun={exportBundle}>
-        <EnumSelect values={['ndjson', 'json'] as const} value={format} onChange={setFormat} testId="bundle-export-format" label={(f) => f.toUpperCase()} />
+        <EnumSelect values={['ndjson', 'json', 'stix'] as const} value={format} onChange={setFormat} testId="bundle-export-format" label={(f) => (f === 'stix' ? 'STIX 2.1' : `bundle, ${f.toUpperCase()}`)} />
       </PathAction>
       <PathAction testId="report" placeholder="/reports/ir-2231.html" caption="Write case report" busy={busy} onRun={writeReport}>
         <EnumSelect values={['html', 'markdown'] as const} value={reportFormat} onChange={setReportFormat} testId="report-format" label={(f) => (f === 'html' ? 'HTML (printable)' : 'Markdown')} />
@@ -84,7 +87,7 @@ export function BundlePanel() {
       {error && <ErrorNotice error={error} testId="bundle-error" />}
       {exported && (
         <p data-testid="bundle-export-report">
-          Wrote {exported.records.toLocaleString('en')} records ({exported.bytes.toLocaleString('en')} bytes) to <span className="mono">{exported.path}</span>;
+          Wrote {exported.records.toLocaleString('en')} {exported.unit} ({exported.bytes.toLocaleString('en')} bytes) to <span className="mono">{exported.path}</span>;
           SHA-256 <span className="mono">{exported.sha256}</span>
         </p>
       )}
