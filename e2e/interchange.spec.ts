@@ -72,6 +72,13 @@ test('writes a case report from the Cases view and it opens as an inert, printab
   await expect(report.locator('#claim-cl-powershell .badge')).toHaveText('MIXED');
   await report.screenshot({ path: 'test-results/screens/report-html.png', fullPage: false });
   await report.close();
+
+  // In the browser, Print shows the same report in the print dialog, from a frame that runs no script.
+  await page.getByTestId('report-print').click();
+  const frame = page.getByTestId('report-print-frame');
+  await expect(frame).toHaveAttribute('sandbox', 'allow-same-origin allow-modals');
+  await expect(page.frameLocator('[data-testid="report-print-frame"]').locator('h1')).toHaveText('Case report: Account takeover: svc-backup (IR-2231)');
+  await expect(page.getByTestId('report-format').locator('option')).toHaveText(['HTML (printable)', 'Markdown']);
 });
 
 test('hands the case off as a signed archive and receives it on the Cases view, refusing a tampered copy', async ({ app, page, workbench }) => {

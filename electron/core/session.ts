@@ -7,6 +7,7 @@ import { forbidden, WorkbenchError } from './errors';
 import { getActor } from './store/actorRows';
 import { readCaseMeta } from './services/caseMeta';
 import { createCaseFile, openCaseFile, type CaseDb } from './store/caseFile';
+import type { PdfPrinter } from './interchange/report';
 
 interface OpenCase {
   path: string;
@@ -34,6 +35,8 @@ export interface SessionOptions {
   idleLockMs?: number;
   /** Wall-clock milliseconds for the idle lock; tests move it. */
   clockMs?: () => number;
+  /** Prints HTML to PDF (the desktop app's printToPDF); without it report:write refuses pdf. */
+  printPdf?: PdfPrinter;
 }
 
 const MAX_RECENT = 10;
@@ -53,6 +56,7 @@ export class Session {
   readonly keysDir: string;
   readonly idleLockMs: number;
   readonly clockMs: () => number;
+  readonly printPdf: PdfPrinter | null;
   private readonly keyCost: ScryptCost | undefined;
   private current: OpenCase | null = null;
   private readonly seats = new Map<string, Seat>();
@@ -67,6 +71,7 @@ export class Session {
     this.keyCost = options.keyCost;
     this.idleLockMs = options.idleLockMs ?? DEFAULT_IDLE_LOCK_MS;
     this.clockMs = options.clockMs ?? Date.now;
+    this.printPdf = options.printPdf ?? null;
     mkdirSync(this.userDataDir, { recursive: true });
   }
 

@@ -7,6 +7,7 @@ import { useNativeBinding } from '../core/store/caseFile';
 import { registerIpc } from './ipc';
 import { startWorkerLoop } from '../core/worker/loop';
 import { buildMenu } from './menu';
+import { printPdf } from './printPdf';
 import { rendererLocation, type RendererLocation } from './rendererLocation';
 import { hardenSession } from './security';
 
@@ -48,7 +49,7 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     hardenSession();
     const userDataDir = process.env.ERWB_USER_DATA ?? app.getPath('userData');
-    const session = new Session({ userDataDir });
+    const session = new Session({ userDataDir, printPdf });
     const seed = join(app.getAppPath(), 'resources', 'demo-case.json');
     const casePath = process.env.ERWB_CASE ?? (await ensureDemoCase(seed, userDataDir));
     session.open(casePath);

@@ -191,8 +191,9 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
   'report:write': (ids) =>
     fc.record({
       path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `report-${n}.html`)), fc.constantFrom(ids.casePath, join(ids.dir, 'missing', 'r.md'))),
-      format: opt(fc.constantFrom('html' as const, 'markdown' as const)),
+      format: opt(fc.constantFrom('html' as const, 'markdown' as const, 'pdf' as const)),
     }),
+  'report:render': () => fc.constant({}),
   'bundle:export': (ids) =>
     fc.record({
       path: fc.oneof(fc.nat(1e6).map((n) => join(ids.dir, `fuzz-${n}.ndjson`)), fc.constantFrom(ids.casePath, ids.dir, join(ids.dir, 'missing', 'x.ndjson'))),

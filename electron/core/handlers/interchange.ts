@@ -6,7 +6,7 @@ import { exportHandoff, importHandoff } from '../interchange/handoff';
 import { startFileImport } from '../interchange/importers';
 import { cancelImport, importProgress } from '../interchange/importJobs';
 import { exportProvJson, importProvJson } from '../interchange/provJson';
-import { writeReport } from '../interchange/report';
+import { renderReport, writeReport } from '../interchange/report';
 
 export const interchangeHandlers = {
   // Read and validate the whole file first (streamed, nothing written), then apply it in one transaction.
@@ -18,10 +18,11 @@ export const interchangeHandlers = {
   'import:progress': (s, req) => importProgress(s, req.jobId),
   'import:cancel': (s, req) => cancelImport(s, req.jobId),
   'bundle:export': (s, req) => exportBundle(s.context(), req.path, req.format),
-  'report:write': (s, req) => writeReport(s.context(), req.path, req.format),
+  'report:write': (s, req) => writeReport(s.context(), req.path, req.format, s.session.printPdf),
+  'report:render': (s) => renderReport(s.context()),
   'prov:export': (s, req) => exportProvJson(s.context(), req.path),
   'prov:import': (s, req) => importProvJson(s.context(), req),
   'case:handoffExport': (s, req) => exportHandoff(s.context(), req.path),
   // Needs no open case and no reviewer: what it trusts is the archive's own verified chain.
   'case:handoffImport': (_s, req) => importHandoff(req.archive, req.path),
-} satisfies HandlersFor<'bundle:import' | 'import:start' | 'import:progress' | 'import:cancel' | 'bundle:export' | 'report:write' | 'prov:export' | 'prov:import' | 'case:handoffExport' | 'case:handoffImport'>;
+} satisfies HandlersFor<'bundle:import' | 'import:start' | 'import:progress' | 'import:cancel' | 'bundle:export' | 'report:write' | 'report:render' | 'prov:export' | 'prov:import' | 'case:handoffExport' | 'case:handoffImport'>;

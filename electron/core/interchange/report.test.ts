@@ -69,6 +69,31 @@ describe('report:write on the demo case', () => {
     seat.unlock('lena.k', 'demo-lena-2231');
   });
 
+  it("PDF: printed by the desktop app's printer from the same HTML the window prints; refused with why where there is none", async () => {
+    const refused = await dispatch(handlers, seat, 'report:write', { path: join(dir, 'no-printer.pdf'), format: 'pdf' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringContaining('a PDF is printed by the desktop app') } });
+    expect(() => readFileSync(join(dir, 'no-printer.pdf'))).toThrow();
+
+    // The desktop app passes Electron's printToPDF; this stand-in prints the HTML it is given as the "PDF".
+    const printed: string[] = [];
+    const desktop = new Session({ userDataDir: dir, log: () => {}, printPdf: async (html) => (printed.push(html), Buffer.from(`%PDF-1.7\n${html.length}`)) }).seat();
+    desktop.open(seat.casePath!);
+    desktop.unlock('lena.k', 'demo-lena-2231');
+    try {
+      const out = await dispatch(handlers, desktop, 'report:write', { path: join(dir, 'ir-2231.pdf'), format: 'pdf' });
+      expect(out.ok).toBe(true);
+      expect(readFileSync(join(dir, 'ir-2231.pdf'), 'utf8')).toBe(`%PDF-1.7\n${printed[0]!.length}`);
+      const rendered = await dispatch(handlers, desktop, 'report:render', {});
+      const html = (rendered as { value: { html: string } }).value.html;
+      expect(printed[0]).toContain('<h1>');
+      // Same report, same case state: the window's print and the PDF show the same claims.
+      const claims = (h: string) => h.match(/<section class="claim"[^>]*>/g);
+      expect(claims(html)).toEqual(claims(printed[0]!));
+    } finally {
+      desktop.close();
+    }
+  });
+
   it('never writes over an existing file', async () => {
     const a = await dispatch(handlers, seat, 'report:write', { path: join(dir, 'report.html') });
     expect(a.ok ? null : a.error).toMatchObject({ code: 'CONFLICT' });

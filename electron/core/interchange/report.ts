@@ -14,6 +14,7 @@ import { aclFilter } from '../store/acl';
 import { readTransaction } from '../store/caseFile';
 import { labelHidden } from '../../../shared/domain/inertText';
 import { writeNewFile } from './newFile';
+import { invalid } from '../errors';
 
 /** One cited revision as the report shows it: which exact revision, its hash and where it came from. */
 interface CitedRevision {
@@ -209,9 +210,27 @@ export function renderHtml(r: CaseReport): string {
 }
 
 /** Writes the report to a new file (never over an existing one). */
-export function writeReport(ctx: ServiceContext, path: string, format: 'html' | 'markdown'): { path: string; bytes: number; sha256: string } {
-  const text = format === 'html' ? renderHtml(buildReport(ctx)) : renderMarkdown(buildReport(ctx));
-  const buf = Buffer.from(text, 'utf8');
+/**
+ * Prints HTML to PDF: the desktop app gives the session one (Electron's printToPDF in a window
+ * that runs no script); the loopback host and the CLI have none.
+ */
+export type PdfPrinter = (html: string) => Promise<Buffer>;
+
+export async function writeReport(ctx: ServiceContext, path: string, format: 'html' | 'markdown' | 'pdf', printPdf: PdfPrinter | null): Promise<{ path: string; bytes: number; sha256: string }> {
+  let buf: Buffer;
+  if (format === 'pdf') {
+    if (!printPdf) {
+      throw invalid('report:write: format: a PDF is printed by the desktop app; here, use "Print report" (the browser\'s print dialog can save it as PDF) or write HTML', [{ path: ['format'], message: 'pdf needs the desktop app' }]);
+    }
+    // Everything is read before the printer runs: the PDF is one consistent state of the case.
+    buf = await printPdf(renderHtml(buildReport(ctx)));
+  } else buf = Buffer.from(format === 'html' ? renderHtml(buildReport(ctx)) : renderMarkdown(buildReport(ctx)), 'utf8');
   writeNewFile(path, 'report:write', (put) => put(buf));
   return { path, bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
+}
+
+/** report:render: the HTML report as text, for the window's own print dialog. */
+export function renderReport(ctx: ServiceContext): { html: string; sha256: string } {
+  const html = renderHtml(buildReport(ctx));
+  return { html, sha256: createHash('sha256').update(html).digest('hex') };
 }

@@ -1,11 +1,38 @@
 import { useState, type ReactNode } from 'react';
 import { EnumSelect } from '../../components/EnumSelect';
 import type { ResponseOf } from '../../../shared/ipc/contract';
-import { call } from '../../bridge';
+import { call, transport } from '../../bridge';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { actionErrorOf } from '../../state/actionError';
 import { useWorkbench } from '../../state/store';
 import type { ActionError } from '../../state/types';
+
+// PDF files are printed by the desktop app (Electron's printToPDF); a browser prints through its dialog instead.
+const REPORT_FORMATS = transport === 'electron' ? (['html', 'markdown', 'pdf'] as const) : (['html', 'markdown'] as const);
+const REPORT_LABEL = { html: 'HTML (printable)', markdown: 'Markdown', pdf: 'PDF' } as const;
+
+/**
+ * The report in this window's print dialog: its HTML in a hidden frame that runs no script
+ * (sandboxed; same origin only so this window may call print on it), removed after printing.
+ */
+async function printReport(): Promise<void> {
+  const { html } = await call('report:render', {});
+  const frame = document.createElement('iframe');
+  frame.setAttribute('sandbox', 'allow-same-origin allow-modals');
+  frame.setAttribute('data-testid', 'report-print-frame');
+  frame.style.position = 'fixed';
+  frame.style.width = '0';
+  frame.style.height = '0';
+  frame.style.border = '0';
+  await new Promise<void>((done) => {
+    frame.onload = () => done();
+    frame.srcdoc = html;
+    document.body.appendChild(frame);
+  });
+  frame.contentWindow?.print();
+  // Kept until the next print: some browsers print asynchronously from the frame.
+  document.querySelectorAll('[data-testid="report-print-frame"]').forEach((f) => f !== frame && f.remove());
+}
 
 /** A file path and the action that takes it; extra controls (a format) go between them. */
 function PathAction({ testId, placeholder, caption, busy, onRun, children }: { testId: string; placeholder: string; caption: string; busy: boolean; onRun: (path: string) => Promise<void>; children?: ReactNode }) {
@@ -33,7 +60,7 @@ export function BundlePanel() {
   const [format, setFormat] = useState<'ndjson' | 'json' | 'stix'>('ndjson');
   const [busy, setBusy] = useState(false);
   const [exported, setExported] = useState<(ResponseOf<'bundle:export'> & { unit: string }) | null>(null);
-  const [reportFormat, setReportFormat] = useState<'html' | 'markdown'>('html');
+  const [reportFormat, setReportFormat] = useState<'html' | 'markdown' | 'pdf'>('html');
   const [written, setWritten] = useState<ResponseOf<'report:write'> | null>(null);
   const [handedOff, setHandedOff] = useState<ResponseOf<'case:handoffExport'> | null>(null);
   const [error, setError] = useState<ActionError | null>(null);
@@ -81,8 +108,14 @@ export function BundlePanel() {
         <EnumSelect values={['ndjson', 'json', 'stix'] as const} value={format} onChange={setFormat} testId="bundle-export-format" label={(f) => (f === 'stix' ? 'STIX 2.1' : `bundle, ${f.toUpperCase()}`)} />
       </PathAction>
       <PathAction testId="report" placeholder="/reports/ir-2231.html" caption="Write case report" busy={busy} onRun={writeReport}>
-        <EnumSelect values={['html', 'markdown'] as const} value={reportFormat} onChange={setReportFormat} testId="report-format" label={(f) => (f === 'html' ? 'HTML (printable)' : 'Markdown')} />
+        <EnumSelect values={REPORT_FORMATS} value={reportFormat} onChange={setReportFormat} testId="report-format" label={(f) => REPORT_LABEL[f]} />
       </PathAction>
+      <div className="row">
+        <button type="button" className="secondary" data-testid="report-print" disabled={busy} onClick={() => void run(printReport)}>
+          Print case report…
+        </button>
+        <span className="muted small">Opens the print dialog with the report; choose "Save as PDF" there for a PDF.</span>
+      </div>
       <PathAction testId="handoff" placeholder="/media/usb/ir-2231.erwb" caption="Hand off the whole case (signed)" busy={busy} onRun={handOff} />
       {error && <ErrorNotice error={error} testId="bundle-error" />}
       {exported && (

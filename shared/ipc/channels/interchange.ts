@@ -63,8 +63,14 @@ export const interchangeChannels = {
   },
   /** A case report (HTML, self-contained and inert, or Markdown) of what you can see. */
   'report:write': {
-    request: z.object({ path: FilePath, format: z.enum(['html', 'markdown']).default('html') }).strict(),
+    /** pdf: printed by the desktop app (Electron's printToPDF); in browser mode use report:render and the browser's print. */
+    request: z.object({ path: FilePath, format: z.enum(['html', 'markdown', 'pdf']).default('html') }).strict(),
     response: z.object({ path: z.string(), bytes: z.number().int(), sha256: z.string() }),
+  },
+  /** The HTML report as text, written nowhere: what the window shows in its print dialog. */
+  'report:render': {
+    request: z.object({}).strict(),
+    response: z.object({ html: z.string(), sha256: z.string() }),
   },
   /** A case's provenance graph as W3C PROV-JSON (what you can see of it). */
   'prov:export': {
