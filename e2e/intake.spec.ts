@@ -157,4 +157,23 @@ test('an evidence revision dragged onto a claim in the graph is bound as the dia
   await expect(detail).not.toContainText('ev-edr-002@1');
   await app.nav('audit');
   await expect(page.getByTestId('view-audit')).toContainText('claim:unbind');
+
+  // From the evidence's side: its detail lists the claims binding it, binds to another and unbinds.
+  const evidence = new EvidenceViewPage(app);
+  await evidence.open();
+  await evidence.select('ev-edr-002@1');
+  const bound = page.getByTestId('evidence-detail-bound');
+  await expect(bound).toContainText('cl-exfil');
+  await page.getByTestId('evidence-detail-bind-claim').fill('cl-powershell');
+  await page.getByTestId('evidence-detail-bind-relation').selectOption('CONTEXT_ONLY');
+  await page.getByTestId('evidence-detail-bind-role').selectOption('CONTEXT');
+  await page.getByTestId('evidence-detail-bind-submit').click();
+  await expect(bound).toContainText('cl-powershell');
+  await bound.scrollIntoViewIfNeeded();
+  await app.screenshot('evidence-bound-to');
+  await page.getByTestId('evidence-detail-unbind-cl-powershell').click();
+  await page.getByTestId('evidence-detail-unbind-cl-powershell-reason').fill('context only by coincidence of time');
+  await page.getByTestId('evidence-detail-unbind-cl-powershell-confirm').click();
+  await expect(bound).not.toContainText('cl-powershell');
+  await expect(bound).toContainText('cl-exfil');
 });

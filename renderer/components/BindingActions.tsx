@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { BINDING_ROLES, RELATIONS, type BindingRole, type Relation } from '../../shared/domain/enums';
 import { call } from '../bridge';
 import { actionErrorOf } from '../state/actionError';
@@ -108,6 +109,50 @@ export function UnbindButton({ claimId, revisionId, testId }: { claimId: string;
           Cancel
         </button>
       </div>
+    </div>
+  );
+}
+
+/**
+ * Binding from the evidence's side: a claim chosen by id or statement (type to filter), with the
+ * relation and role, through claim:bind like everywhere else.
+ */
+export function BindToClaim({ revisionId, testId }: { revisionId: string; testId: string }) {
+  const { claims, refreshAll } = useWorkbench(useShallow((s) => ({ claims: s.claims, refreshAll: s.refreshAll })));
+  const [claimId, setClaimId] = useState('');
+  const [relation, setRelation] = useState<Relation>('FULL_SUPPORT');
+  const [role, setRole] = useState<BindingRole>('SUPPORTING');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ActionError | null>(null);
+  const bind = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await call('claim:bind', { claimId: claimId.trim(), revisionId, relation, role });
+      setClaimId('');
+      await refreshAll();
+    } catch (err) {
+      setError(actionErrorOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="row wrap" data-testid={testId}>
+      <input data-testid={`${testId}-claim`} className="mono grow" list={`${testId}-claims`} placeholder="claim id" value={claimId} onChange={(e) => setClaimId(e.target.value)} />
+      <datalist id={`${testId}-claims`}>
+        {claims.slice(0, 2000).map((c) => (
+          <option key={c.claimId} value={c.claimId}>
+            {c.statement.slice(0, 80)}
+          </option>
+        ))}
+      </datalist>
+      <EnumSelect values={RELATIONS} value={relation} onChange={setRelation} testId={`${testId}-relation`} />
+      <EnumSelect values={BINDING_ROLES} value={role} onChange={setRole} testId={`${testId}-role`} />
+      <button type="button" data-testid={`${testId}-submit`} disabled={busy || claimId.trim() === ''} onClick={() => void bind()}>
+        Bind to claim
+      </button>
+      {error && <ErrorNotice error={error} testId={`${testId}-error`} />}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
 import type { RevisionSummary } from '../../shared/domain/schemas';
-import { StateBadge, StrengthTag } from './Badges';
+import { RelationTag, StateBadge, StrengthTag } from './Badges';
+import { BindToClaim, UnbindButton } from './BindingActions';
 import { CopyLinks } from './CopyLinks';
 import { InertText } from './InertText';
 import { Lineage } from './Lineage';
@@ -53,6 +54,24 @@ export function RevisionDetailPanel({
       )}
       <h3>Probable copies</h3>
       <CopyLinks revisionId={detail.revisionId} copies={detail.copies} testId={`${testId}-copies`} />
+      <h3>Bound to claims</h3>
+      <ul className="plain bindings" data-testid={`${testId}-bound`}>
+        {detail.boundTo.length === 0 && <li className="muted small">No claim you can see binds this revision.</li>}
+        {detail.boundTo.map((b) => (
+          <li key={b.claimId} className="binding">
+            <div className="row wrap">
+              <RelationTag relation={b.relation} />
+              <span className="muted small">{b.role}</span>
+              <code>{b.claimId}</code>
+            </div>
+            <div className="small">
+              <InertLabel text={b.statement} />
+            </div>
+            <UnbindButton claimId={b.claimId} revisionId={detail.revisionId} testId={`${testId}-unbind-${b.claimId}`} />
+          </li>
+        ))}
+      </ul>
+      <BindToClaim revisionId={detail.revisionId} testId={`${testId}-bind`} />
       {detail.validation && (
         <>
           <h3>Validation checklist</h3>

@@ -51,7 +51,19 @@ export function getEvidence(ctx: ServiceContext, revisionId: string): EvidenceDe
     validation: latestValidationRun(ctx, revisionId),
     span: spanOf(ctx, revisionId),
     copies: copiesOf(ctx, revisionId),
+    boundTo: claimsBindingRevision(ctx, revisionId),
   };
+}
+
+/** The visible claims whose current generation binds this revision (the binding index by revision). */
+function claimsBindingRevision(ctx: ServiceContext, revisionId: string): EvidenceDetail['boundTo'] {
+  const acl = aclFilter(ctx.actor, 'c');
+  return ctx.db
+    .prepare(
+      `SELECT b.claim_id AS claimId, c.statement, b.relation, b.role FROM claim_binding b JOIN claim c ON c.claim_id = b.claim_id AND c.generation = b.generation
+       WHERE b.revision_id = ? AND ${acl.sql} ORDER BY b.claim_id LIMIT 200`,
+    )
+    .all(revisionId, ...acl.params) as EvidenceDetail['boundTo'];
 }
 
 /** evidence:validate: the checklist as a dry run; computes and answers, writes nothing. */

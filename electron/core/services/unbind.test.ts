@@ -39,6 +39,20 @@ describe('claim:unbind', () => {
     expect((await tc.call('audit:verify', { full: true })).ok).toBe(true);
   });
 
+  it("evidence:get says which claims bind the revision now, only those the reader may see", async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    await claimOn(tc, 'cl-open', [{ revisionId: a, role: 'SUPPORTING' }]);
+    tc.as(ACTORS.revoker);
+    // Outside the case's home scope, so stored as cl-secret~acme.restricted.
+    const secret = (await tc.call('claim:create', { claimId: 'cl-secret', statement: 'restricted claim', tenant: 'acme', classification: 'restricted' })).claimId;
+    await tc.call('claim:bind', { claimId: secret, revisionId: a, relation: 'REFUTES', role: 'SUPPORTING' });
+    expect((await tc.call('evidence:get', { revisionId: a })).boundTo.map((b) => [b.claimId, b.relation])).toEqual([['cl-open', 'FULL_SUPPORT'], [secret, 'REFUTES']]);
+    tc.as(ACTORS.analyst);
+    expect((await tc.call('evidence:get', { revisionId: a })).boundTo.map((b) => b.claimId)).toEqual(['cl-open']);
+    await tc.call('claim:unbind', { claimId: 'cl-open', revisionId: a, reason: 'wrong host' });
+    expect((await tc.call('evidence:get', { revisionId: a })).boundTo).toEqual([]);
+  });
+
   it('makes a decision taken on the old bindings stale', async () => {
     const a = await validatedRevision(tc, 'ev-a');
     const b = await validatedRevision(tc, 'ev-b');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EvidenceKind, LifecycleState } from '../../domain/enums';
+import { BindingRole, EvidenceKind, LifecycleState, Relation } from '../../domain/enums';
 import { EvidenceId, Id, RevisionDetail, RevisionId, RevisionSummary, ValidityContext } from '../../domain/schemas';
 import { USABILITY_CONJUNCTS } from '../../domain/usable';
 import { VALIDATION_CHECKS } from '../../domain/validationChecklist';
@@ -81,6 +81,8 @@ export const EvidenceDetail = RevisionDetail.extend({
   span: SpanView.nullable(),
   /** Copy links in either direction whose other end you may see. */
   copies: z.array(CopyLinkView),
+  /** The claims (you may see) whose current bindings hold this revision, at most 200. */
+  boundTo: z.array(z.object({ claimId: z.string(), statement: z.string(), relation: Relation, role: BindingRole })),
 });
 export type EvidenceDetail = z.infer<typeof EvidenceDetail>;
 
