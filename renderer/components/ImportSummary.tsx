@@ -83,6 +83,11 @@ export function StixImportSummary({ stix }: { stix: StixMappingReport }) {
       )}
       {stix.deprecated.count > 0 && <p>Deprecated by their producer (state kept, marked): {stix.deprecated.count.toLocaleString('en')}</p>}
       {verbatim.length > 0 && <p className="muted">Kept verbatim only: {verbatim.map(([type, l]) => `${type} (${l.count})`).join(', ')}</p>}
+      {stix.keptAsSource.count > 0 && (
+        <p className="muted">
+          Too large for evidence, kept as source documents (no claims): {stix.keptAsSource.count.toLocaleString('en')} versions of {stix.keptAsSource.ids.join(', ')}
+        </p>
+      )}
       {stix.olderThanCase.length > 0 && <p className="muted">Older than the case's versions, not stored: {stix.olderThanCase.length}</p>}
     </div>
   );

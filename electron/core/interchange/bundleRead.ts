@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import type { z } from 'zod';
 import { BundleHeader, BundleRecord, RECORD_TYPES } from '../../../shared/interchange/bundle';
 import { cancelled, invalid } from '../errors';
 import type { ReadControl } from './importJobs';
+import { sizeOfImportFile } from './importFile';
 
 /** A validated record and where it stood in the file (1-based line, or record index in JSON form). */
 export interface LocatedRecord {
@@ -67,17 +68,7 @@ function validateHeader(value: unknown, where: string): BundleHeader {
  */
 export async function readBundle(path: string, options: { maxBytes?: number; control?: ReadControl } = {}): Promise<ReadBundle> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BUNDLE_BYTES;
-  let size: number;
-  try {
-    const st = statSync(path);
-    if (!st.isFile()) refuse(path, 'path', 'expected a regular file');
-    size = st.size;
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT') refuse(path, 'path', 'no such file');
-    throw err;
-  }
-  if (size > maxBytes) refuse(path, 'size', `the file has ${size.toLocaleString('en')} bytes; the limit is ${maxBytes.toLocaleString('en')}`);
-  if (size === 0) refuse(path, 'size', 'the file is empty');
+  const size = sizeOfImportFile(path, maxBytes, (field, expected) => refuse(path, field, expected));
 
   const hash = createHash('sha256');
   const decoder = new TextDecoder('utf-8', { fatal: true });

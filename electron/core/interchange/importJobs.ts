@@ -142,6 +142,8 @@ async function applySliced<Report>(db: CaseDb, steps: Generator<ImportStep, Repo
         const next = steps.next();
         if (next.done) {
           db.exec('COMMIT');
+          // A job that ends inside its first slice still reports the total its steps announced.
+          onDone(done, total);
           return next.value;
         }
         if (next.value) total = next.value.total;

@@ -10,6 +10,7 @@ import type { Seat } from '../session';
 import { bundleSteps } from './bundleImport';
 import { DEFAULT_MAX_BUNDLE_BYTES, readBundle, type ReadBundle } from './bundleRead';
 import { inboxPath, removeUpload } from './inbox';
+import { sizeOfImportFile } from './importFile';
 import { startImport, type Importer } from './importJobs';
 import { importProvJson } from './provJson';
 import { stixOptions, stixSteps } from './stix/stixImport';
@@ -96,13 +97,9 @@ function defaultTenant(seat: Seat): string {
  * object with PROV sections). Anything else is refused.
  */
 export function sniffFormat(path: string, shown = path): ImportFormat {
-  let st;
-  try {
-    st = statSync(path);
-  } catch {
-    throw invalid(`import:start: ${shown}: path: no such file; nothing was imported`, [{ path: ['source', 'path'], message: 'no such file' }]);
-  }
-  if (!st.isFile()) throw invalid(`import:start: ${shown}: path: expected a regular file; nothing was imported`, [{ path: ['source', 'path'], message: 'expected a regular file' }]);
+  sizeOfImportFile(path, Number.MAX_SAFE_INTEGER, (field, expected) => {
+    throw invalid(`import:start: ${shown}: ${field}: ${expected}; nothing was imported`, [{ path: field === 'path' ? ['source', 'path'] : [field], message: expected }]);
+  });
   const fd = openSync(path, 'r');
   const head = Buffer.alloc(64 * 1024);
   let n: number;

@@ -42,6 +42,16 @@ export const StixMappingReport = z.object({
   relationshipsToRevoked: z.array(z.object({ id: z.string(), relationshipType: z.string(), revokedEnds: z.array(z.string()) })),
   /** What was kept as evidence but could not be turned into a claim or binding, and why. */
   notMapped: z.array(z.object({ id: z.string(), reason: z.string() })),
+  /**
+   * Object versions too large for evidence content (1,000,000 characters), kept verbatim as source
+   * documents (up to 5,000,000): `count` versions, the STIX ids and each version's source id, as
+   * the case named it. They have no evidence lineage, claims or bindings. Lists hold the first 100.
+   */
+  keptAsSource: z.object({
+    count: z.number().int(),
+    ids: z.array(z.string()),
+    versions: z.array(z.object({ id: z.string(), version: z.string(), sourceId: z.string(), characters: z.number().int() })),
+  }),
 });
 export type StixMappingReport = z.infer<typeof StixMappingReport>;
 
@@ -56,6 +66,8 @@ export const StixExportResult = z.object({
   /** Objects written: imported STIX versions re-emitted as they came in, and the case's own items. */
   objects: z.number().int(),
   verbatim: z.number().int(),
+  /** Of the verbatim ones, those re-emitted from source documents (objects too large for evidence). */
+  fromSources: z.number().int(),
   notes: z.number().int(),
   groupings: z.number().int(),
   relationships: z.number().int(),

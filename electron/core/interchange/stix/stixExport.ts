@@ -14,7 +14,8 @@ import type { StixJson } from './stixRead';
  * STIX version is re-emitted exactly as it came in (all versions of an object, so a consumer sees
  * its history); the case's own items become STIX objects of the case's identity: an evidence
  * lineage a `note` whose versions are its revisions, a claim a `grouping` of the objects bound to
- * it, a binding a `relationship` from the evidence to the claim (resources/stix-mapping.md).
+ * it, a binding a `relationship` from the evidence to the claim (resources/stix-mapping.md). STIX
+ * objects too large for evidence were kept as source documents; they are re-emitted from there.
  * Everything is read in one transaction and written to a new file.
  */
 
@@ -69,7 +70,7 @@ function verbatimObject(r: { media_type: string; content: string }): StixJson | 
 export function exportStix(ctx: ServiceContext, path: string): StixExportResult {
   const bundleId = `bundle--${randomUUID()}`;
   const hash = createHash('sha256');
-  const counts = { objects: 0, verbatim: 0, notes: 0, groupings: 0, relationships: 0, other: 0 };
+  const counts = { objects: 0, verbatim: 0, fromSources: 0, notes: 0, groupings: 0, relationships: 0, other: 0 };
   let bytes = 0;
   writeNewFile(path, 'stix:export', (put) => {
     const write = (text: string) => {
@@ -83,6 +84,7 @@ export function exportStix(ctx: ServiceContext, path: string): StixExportResult 
       for (const [what, o] of stixObjects(ctx)) {
         write(`${counts.objects > 0 ? ',' : ''}\n${JSON.stringify(o)}`);
         counts.objects++;
+        if (what === 'fromSources') counts.verbatim++;
         counts[what]++;
       }
     });
@@ -92,7 +94,7 @@ export function exportStix(ctx: ServiceContext, path: string): StixExportResult 
   return { path, bytes, sha256: hash.digest('hex'), bundleId, ...written };
 }
 
-type Emitted = ['verbatim' | 'notes' | 'groupings' | 'relationships' | 'other', StixJson];
+type Emitted = ['verbatim' | 'fromSources' | 'notes' | 'groupings' | 'relationships' | 'other', StixJson];
 
 function* stixObjects(ctx: ServiceContext): Generator<Emitted> {
   const db = ctx.db;
@@ -110,9 +112,12 @@ function* stixObjects(ctx: ServiceContext): Generator<Emitted> {
   /** Per note: when its first exported version was written, and its latest modified. */
   const versions = new Map<string, { created: string; modified: string }>();
   const revisions = db.prepare(`SELECT r.*, l.title FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id) WHERE ${revAcl.sql} ORDER BY r.evidence_id, r.revision`);
+  /** Hashes of the STIX objects re-emitted so far: the same object kept twice goes out once. */
+  const emitted = new Set<string>();
   for (const r of revisions.iterate(...revAcl.params) as Iterable<RevisionRow & { title: string; created_at: string }>) {
     const stored = verbatimObject(r);
     if (stored) {
+      emitted.add(r.content_sha256);
       objectOf.set(r.revision_id, stored.id as string);
       if (stored.type === 'marking-definition') emittedMarkings.add(stored.id as string);
       yield ['verbatim', stored];
@@ -136,6 +141,18 @@ function* stixObjects(ctx: ServiceContext): Generator<Emitted> {
       external_references: [{ source_name: 'erwb', external_id: r.revision_id, hashes: { 'SHA-256': r.content_sha256 } }],
       x_erwb_evidence: { revisionId: r.revision_id, evidenceId: r.evidence_id, revision: r.revision, kind: r.kind, state: r.state, mediaType: r.media_type, contentSha256: r.content_sha256, supersedes: r.supersedes, context },
     }];
+  }
+
+  // Objects too large for evidence, kept as source documents of their own (stixMap.ts).
+  const srcAcl = aclFilter(ctx.actor, 's');
+  const sources = db.prepare(`SELECT s.source_id, s.content, s.content_sha256, s.media_type FROM source_document s WHERE s.media_type LIKE 'application/stix+json%' AND ${srcAcl.sql} ORDER BY s.source_id`);
+  for (const s of sources.iterate(...srcAcl.params) as Iterable<{ source_id: string; content: string; content_sha256: string; media_type: string }>) {
+    const stored = verbatimObject(s);
+    // A whole bundle someone filed as a source is not one object; it stays in the case.
+    if (!stored || stored.type === 'bundle' || emitted.has(s.content_sha256)) continue;
+    emitted.add(s.content_sha256);
+    if (stored.type === 'marking-definition') emittedMarkings.add(stored.id as string);
+    yield ['fromSources', stored];
   }
 
   // Claims (current generation) and their bindings to what this export holds.

@@ -62,7 +62,7 @@ export function applyStix(ctx: ServiceContext, doc: StixDocument, options: { ten
 export function* stixSteps(ctx: ServiceContext, doc: StixDocument, options: { tenant: string; classification: Classification }): Generator<ImportStep, StixImportReport> {
   const lookups = caseLookups(ctx);
   const home = readCaseMeta(ctx.db).homeScope;
-  const mapping = stixToBundle(doc, { ...options, lineage: lookups.lineage, claim: lookups.claim, caseName: (name, scope) => scopedName(name, scope, ctx.actor, home) });
+  const mapping = stixToBundle(doc, { ...options, ...lookups, caseName: (name, scope) => scopedName(name, scope, ctx.actor, home) });
   yield { total: mapping.records.length };
   let base: ImportReport;
   try {
@@ -72,9 +72,12 @@ export function* stixSteps(ctx: ServiceContext, doc: StixDocument, options: { te
     if (err instanceof WorkbenchError) throw new WorkbenchError(err.code, err.message.replace(/^bundle:import: /, 'stix:import: '), err.issues);
     throw err;
   }
-  const renamed = new Map(base.renamed.map((r) => [r.name, r.id]));
+  const renamed = new Map(base.renamed.filter((r) => r.kind === 'evidence').map((r) => [r.name, r.id]));
   const lifecycle = applyRevocations(ctx, mapping, (name) => renamed.get(name) ?? name, lookups.lineage, doc.bundleId);
-  return { ...base, stix: { ...mapping.report, ...lifecycle } };
+  // A source lands under its scoped name, or under the id of the same text already in its compartment.
+  const sourceIds = new Map(base.renamed.filter((r) => r.kind === 'source').map((r) => [r.name, r.id]));
+  const keptAsSource = { ...mapping.report.keptAsSource, versions: mapping.report.keptAsSource.versions.map((v) => ({ ...v, sourceId: sourceIds.get(v.sourceId) ?? v.sourceId })) };
+  return { ...base, stix: { ...mapping.report, keptAsSource, ...lifecycle } };
 }
 
 /** What the case holds under the names a STIX id maps to, as the importer may see it (read once per id). */
@@ -107,7 +110,10 @@ function caseLookups(ctx: ServiceContext) {
   };
   const claim = (name: string): string | undefined =>
     (claims.all(name, `${name}~\u007f`, ...claimAcl.params) as { claim_id: string }[]).map((r) => r.claim_id).find(sameName(name));
-  return { lineage, claim };
+  const sourceAcl = aclFilter(ctx.actor, 's');
+  const source = ctx.db.prepare(`SELECT s.content_sha256 FROM source_document s WHERE s.source_id = ? AND ${sourceAcl.sql}`);
+  const sourceSha256 = (sourceId: string): string | undefined => (source.get(sourceId, ...sourceAcl.params) as { content_sha256: string } | undefined)?.content_sha256;
+  return { lineage, claim, sourceSha256 };
 }
 
 type Lifecycle = Pick<StixMappingReport, 'superseded' | 'revoked' | 'lifecycleNotApplied'>;

@@ -4,14 +4,17 @@ import type { ValidityContext } from '../../../../shared/domain/schemas';
 import { BundleRecord } from '../../../../shared/interchange/bundle';
 import type { StixMappingReport } from '../../../../shared/ipc/channels/stix';
 import type { LocatedRecord } from '../bundleRead';
-import { refuse, type StixDocument, type StixJson, type StixObject } from './stixRead';
-import { CLAIM_PREFIX, classificationOfMarking, higher, keptVerbatimOnly, kindOf, labelOf, markingRefs, nameOf, titleOf } from './stixVocabulary';
+import { keptAsSource, refuse, type StixDocument, type StixJson, type StixObject } from './stixRead';
+import { CLAIM_PREFIX, classificationOfMarking, clip, higher, keptVerbatimOnly, kindOf, labelOf, markingRefs, nameOf, sourceNameOf, titleOf } from './stixVocabulary';
 
 /**
  * STIX → evidence bundle records (issue 10.3), a pure function of the document and of what the
  * case already holds: every object version becomes one evidence revision holding the object
  * verbatim, sightings, relationships and opinions become explicit claims and bindings, and
  * revocation is returned as a plan the importer applies after the records (resources/stix-mapping.md).
+ * A version too large for evidence (a collection manifest listing every object) is kept verbatim
+ * as a source document instead: no lineage, no claims; what refers to it treats it as an object
+ * the case does not hold as evidence.
  */
 
 /** What the case already holds for one STIX id (only what the importer may see). */
@@ -33,6 +36,8 @@ export interface StixMapOptions {
   claim: (name: string) => string | undefined;
   /** The id the case gives a new item of this name in this scope (services/scopedNames.ts). */
   caseName: (name: string, scope: { tenant: string; classification: Classification }) => string;
+  /** The content hash of the visible source document with this case id, if there is one. */
+  sourceSha256?: (sourceId: string) => string | undefined;
 }
 
 /** A revoked object whose newest version this import stored: the importer moves that revision. */
@@ -81,6 +86,7 @@ export function stixToBundle(doc: Pick<StixDocument, 'bundleId' | 'specVersion' 
     bundleId: doc.bundleId, specVersion: doc.specVersion, objects: doc.objects.length, stixIds: 0, versionsStored: 0, versionsUnchanged: 0,
     olderThanCase: [], byType: {}, keptVerbatimOnly: {}, classifications: {}, markingsNotMapped: {},
     claims: { relationships: 0, sightings: 0, about: 0 }, deprecated: { count: 0, ids: [] }, relationshipsToRevoked: [], notMapped: [],
+    keptAsSource: { count: 0, ids: [], versions: [] },
   };
   const listId = (list: { count: number; ids: string[] }, id: string) => {
     list.count++;
@@ -151,6 +157,7 @@ export function stixToBundle(doc: Pick<StixDocument, 'bundleId' | 'specVersion' 
     return { name: options.lineage(ref)?.title ?? ref, person: false };
   };
 
+  const sources: LocatedRecord[] = [];
   const evidence: LocatedRecord[] = [];
   const claims: LocatedRecord[] = [];
   const bindings: LocatedRecord[] = [];
@@ -161,8 +168,42 @@ export function stixToBundle(doc: Pick<StixDocument, 'bundleId' | 'specVersion' 
   /** Revision refs of every version of an id this bundle carries (new or already stored). */
   const refsOf = new Map<string, { ref: string; o: StixObject }[]>();
 
-  for (const [id, list] of versions) {
+  /**
+   * A version too large for evidence content becomes a source document of its own, in the
+   * compartment its lineage would have (sources are immutable, so the id names the version).
+   */
+  const keepAsSource = (id: string, v: StixObject, cls: Classification) => {
+    const sha = sha256(v.content);
+    const version = versionOf(v.json) ?? `content:${sha.slice(0, 16)}`;
+    const sourceId = sourceNameOf(id, version);
+    const at = `objects[${v.index}] (${id})`;
+    const held = options.sourceSha256?.(options.caseName(sourceId, { tenant: options.tenant, classification: cls }));
+    if (held !== undefined && held !== sha) {
+      refuse(at, 'modified', `the case already holds version ${version} of ${id} (source document ${sourceId}) with other content; a STIX version never changes, a change is a new modified`, ['objects', v.index, 'modified']);
+    }
+    report.classifications[cls] = (report.classifications[cls] ?? 0) + 1;
+    report.keptAsSource.count++;
+    if (!report.keptAsSource.ids.includes(id) && report.keptAsSource.ids.length < MAX_IDS_LISTED) report.keptAsSource.ids.push(id);
+    if (report.keptAsSource.versions.length < MAX_IDS_LISTED) report.keptAsSource.versions.push({ id, version, sourceId, characters: v.content.length });
+    sources.push({
+      at,
+      record: BundleRecord.parse({
+        type: 'source', sourceId, title: clip(`${titleOf(v, labelOfId)} (STIX ${v.type}, ${version})`, 500), content: v.content,
+        mediaType: `application/stix+json;version=${v.specVersion}`, tenant: options.tenant, classification: cls,
+      }),
+    });
+  };
+
+  for (const [id, versionsOfId] of versions) {
     const inCase = existing.get(id);
+    for (const v of versionsOfId) if (keptAsSource(v)) keepAsSource(id, v, lineageClass.get(id)!);
+    const list = versionsOfId.filter((v) => !keptAsSource(v));
+    const newestOfId = versionsOfId.at(-1)!;
+    if (list.length === 0) {
+      // Nothing of this id is evidence: it is revoked when its newest version says so, or the case's lineage is.
+      if (newestOfId.json.revoked === true || inCase?.state === 'REVOKED' || inCase?.state === 'SUPERSEDED') revokedIds.add(id);
+      continue;
+    }
     const name = inCase?.evidenceId ?? nameOf(id);
     evidenceNames.set(id, name);
     const stored = new Map(inCase?.revisions.map((r) => [r.sha256, r.revision]) ?? []);
@@ -205,7 +246,9 @@ export function stixToBundle(doc: Pick<StixDocument, 'bundleId' | 'specVersion' 
     // The newest version in the case after this import decides revocation and deprecation: one
     // stored now, or the bundle's newest when the case already held it as its latest revision.
     const current = newestHere?.v ?? (inCase?.revisions.at(-1)?.sha256 === sha256(last.content) ? last : null);
-    if (current ? current.json.revoked === true : inCase?.state === 'REVOKED' || inCase?.state === 'SUPERSEDED') revokedIds.add(id);
+    // A newer version kept as a source document speaks for the object in references to it.
+    const revokedNow = newestOfId !== last ? newestOfId.json.revoked === true : current ? current.json.revoked === true : inCase?.state === 'REVOKED' || inCase?.state === 'SUPERSEDED';
+    if (revokedNow) revokedIds.add(id);
     if (newestHere && newestHere.v.json.revoked === true) revocations.push({ id, evidenceName: name, revision: newestHere.revision });
     if (current?.json.x_mitre_deprecated === true) listId(report.deprecated, id);
     if (keptVerbatimOnly(last.type)) listId((report.keptVerbatimOnly[last.type] ??= { count: 0, ids: [] }), id);
@@ -300,7 +343,7 @@ export function stixToBundle(doc: Pick<StixDocument, 'bundleId' | 'specVersion' 
       }
     }
   }
-  return { records: [...evidence, ...claims, ...bindings], report, revocations, revokedBy: new Map([...revokedBy].map(([k, v]) => [k, v.to])), revokedIds, evidenceNames };
+  return { records: [...sources, ...evidence, ...claims, ...bindings], report, revocations, revokedBy: new Map([...revokedBy].map(([k, v]) => [k, v.to])), revokedIds, evidenceNames };
 }
 
 const isTimestamp = (s: string) => /^\d{4}-\d{2}-\d{2}T/.test(s);

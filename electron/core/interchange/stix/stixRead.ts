@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { canonicalJson } from '../../../../shared/domain/canonical';
 import { IsoTime } from '../../../../shared/domain/schemas';
 import { invalid } from '../../errors';
+import { sizeOfImportFile } from '../importFile';
 
 /**
  * Reading a STIX bundle (issue 10.3): the whole file is checked before anything is written, and the
@@ -33,8 +34,15 @@ export interface StixDocument {
   bytes: number;
 }
 
-/** Evidence content is limited to this many characters; a larger object cannot be kept verbatim. */
+/** Evidence content is limited to this many characters (`Content`, shared/ipc/channels/evidence.ts). */
 export const MAX_OBJECT_CHARS = 1_000_000;
+/**
+ * A larger object (a MITRE `x-mitre-collection` manifest is some 1.6 MB) is kept as a source
+ * document, limited to this many characters (`source:add`); one larger still cannot be kept at all.
+ */
+export const MAX_SOURCE_CHARS = 5_000_000;
+/** Whether an object is too large for evidence and is kept as a source document instead (stixMap.ts). */
+export const keptAsSource = (o: Pick<StixObject, 'content'>): boolean => o.content.length > MAX_OBJECT_CHARS;
 
 const CHANNEL = 'stix:import';
 const TIMESTAMPS = ['created', 'modified', 'valid_from', 'valid_until', 'first_observed', 'last_observed', 'first_seen', 'last_seen', 'published'] as const;
@@ -56,17 +64,7 @@ const isObject = (v: unknown): v is StixJson => typeof v === 'object' && v !== n
 
 /** Reads and checks a bundle file; the size limit holds before a byte is parsed. */
 export function readStixFile(path: string, maxBytes: number): StixDocument {
-  let size: number;
-  try {
-    const st = statSync(path);
-    if (!st.isFile()) refuse(path, 'path', 'expected a regular file');
-    size = st.size;
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ENOENT') refuse(path, 'path', 'no such file');
-    throw err;
-  }
-  if (size > maxBytes) refuse(path, 'size', `the file has ${size.toLocaleString('en')} bytes; the limit is ${maxBytes.toLocaleString('en')}`);
-  if (size === 0) refuse(path, 'size', 'the file is empty');
+  sizeOfImportFile(path, maxBytes, (field, expected) => refuse(path, field, expected));
   const buf = readFileSync(path);
   if (buf.length > maxBytes) refuse(path, 'size', `the file grew past the limit of ${maxBytes.toLocaleString('en')} bytes while being read`);
   let text: string;
@@ -142,6 +140,9 @@ function checkObject(o: unknown, index: number, bundleVersion: '2.0' | '2.1'): S
   } catch (err) {
     return refuse(where, '(object)', (err as Error).message);
   }
-  if (content.length > MAX_OBJECT_CHARS) refuse(where, '(object)', `the object is ${content.length.toLocaleString('en')} characters; evidence content is limited to ${MAX_OBJECT_CHARS.toLocaleString('en')}`, ['objects', index]);
+  if (content.length > MAX_SOURCE_CHARS) {
+    const chars = (n: number) => n.toLocaleString('en');
+    refuse(where, '(object)', `the object is ${chars(content.length)} characters as canonical JSON; an object up to ${chars(MAX_OBJECT_CHARS)} is kept as evidence and one up to ${chars(MAX_SOURCE_CHARS)} as a source document, a larger one cannot be kept: import the bundle without it`, ['objects', index]);
+  }
   return { index, id, type, specVersion: spec ?? bundleVersion, json: o, content };
 }

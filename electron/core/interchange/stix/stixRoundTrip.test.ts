@@ -1,13 +1,18 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../../shared/domain/canonical';
+import { StixImportReport } from '../../../../shared/ipc/channels/stix';
+import { seededRandom } from '../../../testing/seededRandom';
 import { createTestCase, type TestCase } from '../../../testing/testCase';
+import { WorkbenchError } from '../../errors';
 import { tableDigest } from '../../store/digest';
 import { exportStix } from './stixExport';
 import { importStix } from './stixImport';
+import { MAX_OBJECT_CHARS, MAX_SOURCE_CHARS } from './stixRead';
+import { collectionBundle } from './syntheticBundle';
 
 /**
  * STIX → case → STIX over the OASIS example bundles: every object comes back deep-equal (all
@@ -135,4 +140,120 @@ describe('stix round trip over the OASIS examples', () => {
       if (invalidIn.size === 0) expect(validator.bundle(exported), JSON.stringify(validator.bundle.errors?.slice(0, 3))).toBe(true);
     });
   });
+});
+
+/**
+ * An object too large for evidence content (a MITRE x-mitre-collection manifest) is kept as a
+ * source document: it imports, re-imports unchanged, comes back deep-equal in an export that
+ * validates, and what refers to it still maps. One too large for a source document is refused.
+ */
+describe('stix objects too large for evidence', () => {
+  let tc: TestCase;
+  let validator: ReturnType<typeof oasisValidator>;
+  const { bundle, collection } = collectionBundle(seededRandom(2024), 20_000);
+  const newer: Obj = { ...collection, modified: '2024-10-31T14:49:36.054Z', x_mitre_version: '16.0', x_mitre_contents: [...(collection.x_mitre_contents as Obj[]), { object_ref: 'tool--5a2b1d3c-0e4f-4a6b-8c7d-9e0f1a2b3c4d', object_modified: '2024-10-31T14:49:36.054Z' }] };
+  const id = collection.id as string;
+  const sources = () => tc.session.db().prepare('SELECT source_id, title, content, media_type, tenant, classification FROM source_document ORDER BY source_id').all() as Obj[];
+  const write = (name: string, doc: unknown) => {
+    const path = join(tc.dir, name);
+    writeFileSync(path, JSON.stringify(doc));
+    return path;
+  };
+  beforeAll(async () => {
+    tc = await createTestCase();
+    validator = oasisValidator();
+  });
+  afterAll(() => tc.cleanup());
+
+  it('keeps the collection as a source document holding its JSON, and everything else as evidence', () => {
+    const content = canonicalJson(collection);
+    expect(content.length).toBeGreaterThan(MAX_OBJECT_CHARS);
+    const report = importStix(tc.session.context(), { path: write('attack.json', bundle) });
+    expect(StixImportReport.parse(report)).toEqual(report);
+    expect(report.created).toMatchObject({ sources: 1, evidence: bundle.objects.length - 1 });
+    expect(report.stix.keptAsSource).toEqual({ count: 1, ids: [id], versions: [{ id, version: collection.modified, sourceId: `${id}@${String(collection.modified)}`, characters: content.length }] });
+    expect(report.stix.keptVerbatimOnly).toEqual({});
+    expect(sources()).toEqual([{
+      source_id: `${id}@${String(collection.modified)}`, title: `Enterprise ATT&CK (STIX x-mitre-collection, ${String(collection.modified)})`, content,
+      media_type: 'application/stix+json;version=2.1', tenant: 'acme', classification: 'internal',
+    }]);
+    expect(tc.session.db().prepare('SELECT COUNT(*) AS n FROM evidence_lineage WHERE evidence_id LIKE ?').get(`${id}%`)).toEqual({ n: 0 });
+  });
+
+  it('what refers to the collection maps as for an object the case holds no evidence of', () => {
+    const [related, opinion] = bundle.objects.slice(-2) as [Obj, Obj];
+    const claims = tc.session.db().prepare('SELECT c.claim_id, c.statement, b.revision_id FROM claim c JOIN claim_binding b USING (claim_id) WHERE c.claim_id IN (?, ?) ORDER BY c.claim_id').all(`stix.rel:${String(related.id)}`, `stix.about:${id}`);
+    expect(claims).toEqual([
+      { claim_id: `stix.about:${id}`, statement: 'Enterprise ATT&CK (x-mitre-collection) is accurate as published', revision_id: `${String(opinion.id)}@1` },
+      { claim_id: `stix.rel:${String(related.id)}`, statement: 'Sample RAT related-to Enterprise ATT&CK', revision_id: `${String(related.id)}@1` },
+    ]);
+  });
+
+  it('re-importing changes nothing; a newer version of the collection is a new source, the old one stays', () => {
+    const before = tableDigest(tc.casePath);
+    const again = importStix(tc.session.context(), { path: join(tc.dir, 'attack.json') });
+    expect(again.created).toEqual({ sources: 0, evidence: 0, claims: 0, bindings: 0, prov: 0 });
+    expect(again.unchanged).toMatchObject({ sources: 1, evidence: bundle.objects.length - 1 });
+    expect(tableDigest(tc.casePath)).toBe(before);
+
+    const report = importStix(tc.session.context(), { path: write('attack-16.json', { ...bundle, objects: bundle.objects.map((o) => (o.id === id ? newer : o)) }) });
+    expect(report.created).toEqual({ sources: 1, evidence: 0, claims: 0, bindings: 0, prov: 0 });
+    expect(report.stix.keptAsSource.versions.map((v) => v.sourceId)).toEqual([`${id}@${String(newer.modified)}`]);
+    expect(sources().map((r) => [r.source_id, JSON.parse(r.content as string)])).toEqual([[`${id}@${String(collection.modified)}`, collection], [`${id}@${String(newer.modified)}`, newer]]);
+  }, 60_000);
+
+  it('refuses another object under a version the case holds, and one too large for a source document; the case stays as it was', () => {
+    const before = tableDigest(tc.casePath);
+    const attempt = (name: string, objects: Obj[]): WorkbenchError => {
+      const err = (() => {
+        try {
+          importStix(tc.session.context(), { path: write(name, { type: 'bundle', id: 'bundle--9d1f5c1e-3b7a-4f0e-8a55-2f6c0d4e1b7a', objects }) });
+        } catch (e) {
+          return e;
+        }
+        return null;
+      })();
+      expect(err).toBeInstanceOf(WorkbenchError);
+      expect(tableDigest(tc.casePath)).toBe(before);
+      return err as WorkbenchError;
+    };
+    const forged = attempt('forged.json', [{ ...collection, x_mitre_version: '15.2' }]);
+    expect(forged.message).toMatch(new RegExp(`^stix:import: objects\\[0\\] \\(${id}\\): modified: the case already holds version ${String(collection.modified)} of ${id} \\(source document ${id}@`));
+    const huge = { ...collection, id: 'x-mitre-collection--0c7e0a3b-8f1d-4e2a-9b6c-5d4e3f2a1b0c', description: 'x'.repeat(MAX_SOURCE_CHARS) };
+    const err = attempt('huge.json', [bundle.objects[0]!, huge]);
+    expect(err.code).toBe('VALIDATION');
+    expect(err.message).toMatch(/^stix:import: objects\[1\] \(x-mitre-collection--0c7e0a3b-8f1d-4e2a-9b6c-5d4e3f2a1b0c\): \(object\): the object is 7,[0-9]{3},[0-9]{3} characters as canonical JSON; an object up to 1,000,000 is kept as evidence and one up to 5,000,000 as a source document, a larger one cannot be kept/);
+  }, 60_000);
+
+  it('an object whose earlier versions fit keeps them as evidence revisions; the version too large is a source next to them', async () => {
+    const mixed = await createTestCase();
+    try {
+      const small = { ...collection, modified: '2023-04-25T14:00:00.000Z', x_mitre_version: '13.1', x_mitre_contents: (collection.x_mitre_contents as Obj[]).slice(0, 2000) };
+      const path = join(mixed.dir, 'both.json');
+      writeFileSync(path, JSON.stringify({ ...bundle, objects: [...bundle.objects, small] }));
+      const report = importStix(mixed.session.context(), { path });
+      expect(report.created).toMatchObject({ sources: 1, evidence: bundle.objects.length });
+      expect(mixed.session.db().prepare('SELECT revision_id FROM evidence_revision WHERE evidence_id = ?').all(id)).toEqual([{ revision_id: `${id}@1` }]);
+      expect(report.stix.keptAsSource.count).toBe(1);
+      const before = tableDigest(mixed.casePath);
+      expect(importStix(mixed.session.context(), { path }).created).toEqual({ sources: 0, evidence: 0, claims: 0, bindings: 0, prov: 0 });
+      expect(tableDigest(mixed.casePath)).toBe(before);
+      const out = join(mixed.dir, 'both-out.json');
+      exportStix(mixed.session.context(), out);
+      const back = new Set((JSON.parse(readFileSync(out, 'utf8')) as { objects: Obj[] }).objects.map((o) => canonicalJson(o)));
+      for (const o of [small, collection]) expect(back.has(canonicalJson(o))).toBe(true);
+    } finally {
+      mixed.cleanup();
+    }
+  }, 60_000);
+
+  it('exports every version of the collection verbatim from its source, in a bundle that validates', () => {
+    const out = join(tc.dir, 'attack-out.json');
+    const result = exportStix(tc.session.context(), out);
+    expect(result.fromSources).toBe(2);
+    const exported = JSON.parse(readFileSync(out, 'utf8')) as { objects: Obj[] };
+    const back = exported.objects.map((o) => canonicalJson(o));
+    for (const o of [...bundle.objects, newer]) expect(back.filter((b) => b === canonicalJson(o)), String(o.id)).toHaveLength(1);
+    expect(validator.bundle(exported), JSON.stringify(validator.bundle.errors?.slice(0, 3))).toBe(true);
+  }, 60_000);
 });

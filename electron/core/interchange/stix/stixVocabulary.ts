@@ -104,6 +104,18 @@ export function nameOf(stixId: string, prefix = ''): string {
   return `${prefix}stix-${createHash('sha256').update(stixId, 'utf8').digest('hex').slice(0, 40)}`;
 }
 
+const SOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+/**
+ * The source id of an object version kept as a source document (too large for evidence):
+ * `<STIX id>@<version>`, since a source is immutable and every version needs its own; one that
+ * does not fit a chosen name (128 characters, shared/domain/schemas.ts) is a digest of both.
+ */
+export function sourceNameOf(stixId: string, version: string): string {
+  const name = `${stixId}@${version}`;
+  if (SOURCE_NAME.test(name)) return name;
+  return `stix-${createHash('sha256').update(`${stixId}\u0000${version}`, 'utf8').digest('hex').slice(0, 40)}`;
+}
+
 /** Claim names derived from STIX objects: one per relationship, per sighted object, per object an opinion is about. */
 export const CLAIM_PREFIX = { relationship: 'stix.rel:', sighted: 'stix.sighted:', about: 'stix.about:' } as const;
 

@@ -106,3 +106,39 @@ export function syntheticBundle(random: () => number, size: { objects: number; r
   }
   return { bundle: { type: 'bundle', id: `bundle--${uuid()}`, objects }, supersededBy, revokedOutright, deprecated };
 }
+
+export interface CollectionBundle {
+  bundle: { type: 'bundle'; id: string; objects: StixJson[] };
+  /** The `x-mitre-collection` manifest: too large for evidence content. */
+  collection: StixJson;
+}
+
+/**
+ * A MITRE ATT&CK-shaped bundle whose `x-mitre-collection` lists `entries` objects in
+ * `x_mitre_contents` ({object_ref, object_modified}, some 110 characters each): at 20,000 the
+ * manifest is about 2.2 MB, too large for evidence, as in the real Enterprise ATT&CK bundles. A
+ * handful of ordinary objects come with it, among them a relationship and an opinion that refer to
+ * the collection. Same PRNG, same bundle.
+ */
+export function collectionBundle(random: () => number, entries: number): CollectionBundle {
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 16).toString(16)).join('');
+  const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[Math.floor(random() * 4)]}${hex(3)}-${hex(12)}`;
+  const at = '2024-04-23T14:07:01.372Z';
+  const identity = { type: 'identity', spec_version: '2.1', id: `identity--${uuid()}`, created: '2017-06-01T00:00:00.000Z', modified: at, name: 'The MITRE Corporation', identity_class: 'organization' };
+  const statement = { type: 'marking-definition', spec_version: '2.1', id: `marking-definition--${uuid()}`, created: '2017-06-01T00:00:00.000Z', created_by_ref: identity.id, definition_type: 'statement', definition: { statement: 'Copyright 2015-2024, The MITRE Corporation.' } };
+  const common = (type: string) => ({ type, spec_version: '2.1', id: `${type}--${uuid()}`, created: '2020-01-14T17:18:32.126Z', modified: at, created_by_ref: identity.id, object_marking_refs: [statement.id] });
+  const technique = { ...common('attack-pattern'), name: 'Phishing', external_references: [{ source_name: 'mitre-attack', external_id: 'T1566', url: 'https://attack.mitre.org/techniques/T1566' }], x_mitre_version: '2.2' };
+  const malware = { ...common('malware'), name: 'Sample RAT', is_family: true };
+  const uses = { ...common('relationship'), relationship_type: 'uses', source_ref: malware.id, target_ref: technique.id };
+  const ordinary: StixJson[] = [identity, statement, technique, malware, uses];
+  const listed = ordinary.map((o) => ({ object_ref: o.id, object_modified: o.modified ?? o.created }));
+  const types = ['attack-pattern', 'relationship', 'malware', 'tool', 'course-of-action'];
+  while (listed.length < entries) listed.push({ object_ref: `${types[Math.floor(random() * types.length)]!}--${uuid()}`, object_modified: at });
+  const collection = {
+    ...common('x-mitre-collection'), name: 'Enterprise ATT&CK', description: 'ATT&CK for Enterprise provides a knowledge base of real-world adversary behavior.',
+    x_mitre_version: '15.1', x_mitre_attack_spec_version: '3.2.0', x_mitre_contents: listed,
+  };
+  const related = { ...common('relationship'), relationship_type: 'related-to', source_ref: malware.id, target_ref: collection.id };
+  const opinion = { ...common('opinion'), opinion: 'agree', object_refs: [collection.id] };
+  return { bundle: { type: 'bundle', id: `bundle--${uuid()}`, objects: [...ordinary, collection, related, opinion] }, collection };
+}
