@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { BINDING_ROLES, RELATIONS, type BindingRole, type Relation } from '../../../shared/domain/enums';
 import { useWorkbench } from '../../state/store';
-import { Field, Outcome, useIntake } from './formKit';
+import { Field, Outcome } from './formKit';
+import { useChannelAction } from '../../components/useChannelAction';
 
 /**
  * Binds an exact evidence revision to a claim with a typed relation (supports, partially supports,
@@ -11,7 +12,7 @@ import { Field, Outcome, useIntake } from './formKit';
  */
 export function BindForm() {
   const { claims, evidence } = useWorkbench(useShallow((s) => ({ claims: s.claims, evidence: s.evidence })));
-  const bind = useIntake('claim:bind');
+  const bind = useChannelAction('claim:bind');
   const [claimId, setClaimId] = useState('');
   const [revisionId, setRevisionId] = useState('');
   const [relation, setRelation] = useState<Relation>('FULL_SUPPORT');

@@ -1,11 +1,12 @@
 import { EnumSelect } from '../../components/EnumSelect';
 import { useState } from 'react';
 import { CLASSIFICATIONS, EVIDENCE_KINDS, type Classification, type EvidenceKind } from '../../../shared/domain/enums';
-import { Field, list, Outcome, useIntake } from './formKit';
+import { Field, list, Outcome } from './formKit';
+import { useChannelAction } from '../../components/useChannelAction';
 
 /** A claim and the policy its status is derived under: how many independent sources, which kinds, what quorum. */
 export function ClaimForm({ defaults }: { defaults: { tenant: string; classification: Classification } }) {
-  const create = useIntake('claim:create');
+  const create = useChannelAction('claim:create');
   const [claimId, setClaimId] = useState('');
   const [statement, setStatement] = useState('');
   const [scope, setScope] = useState('');

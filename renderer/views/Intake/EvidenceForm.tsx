@@ -2,7 +2,8 @@ import { EnumSelect } from '../../components/EnumSelect';
 import { useState } from 'react';
 import { CLASSIFICATIONS, EVIDENCE_KINDS, TRUST_TIERS, type Classification, type EvidenceKind } from '../../../shared/domain/enums';
 import type { ValidityContext } from '../../../shared/domain/schemas';
-import { Field, list, orNull, Outcome, useIntake } from './formKit';
+import { Field, list, orNull, Outcome } from './formKit';
+import { useChannelAction } from '../../components/useChannelAction';
 
 /** A quoted span of a stored source document, chosen in the source form. */
 export interface QuotedSpan {
@@ -23,7 +24,7 @@ async function sha256Hex(text: string): Promise<string> {
  * is declared, so content changed on the way in is quarantined.
  */
 export function EvidenceForm({ defaults, span, onSpanUsed }: { defaults: { tenant: string; classification: Classification }; span: QuotedSpan | null; onSpanUsed: () => void }) {
-  const ingest = useIntake('evidence:ingest');
+  const ingest = useChannelAction('evidence:ingest');
   const [evidenceId, setEvidenceId] = useState('');
   const [title, setTitle] = useState('');
   const [kind, setKind] = useState<EvidenceKind>('log_record');

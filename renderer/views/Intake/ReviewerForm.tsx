@@ -1,14 +1,15 @@
 import { EnumSelect } from '../../components/EnumSelect';
 import { useState } from 'react';
 import { CLASSIFICATIONS, ROLES, type Classification, type Role } from '../../../shared/domain/enums';
-import { Field, list, Outcome, useIntake } from './formKit';
+import { Field, list, Outcome } from './formKit';
+import { useChannelAction } from '../../components/useChannelAction';
 
 /**
  * An admin adds a reviewer profile; the new reviewer types their own passphrase here (it seals the
  * key issued for them on this machine and is never stored in the case).
  */
 export function ReviewerForm() {
-  const create = useIntake('actor:create');
+  const create = useChannelAction('actor:create');
   const [actorId, setActorId] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [role, setRole] = useState<Role>('analyst');

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { call } from '../../bridge';
 import { useWorkbench } from '../../state/store';
 import type { QuotedSpan } from './EvidenceForm';
-import { Field, Outcome, useIntake } from './formKit';
+import { Field, Outcome } from './formKit';
+import { useChannelAction } from '../../components/useChannelAction';
 
 /**
  * Corrects evidence: a new revision of the same lineage that supersedes the one chosen, with the
@@ -11,7 +12,7 @@ import { Field, Outcome, useIntake } from './formKit';
  */
 export function ReviseForm({ span, onSpanUsed }: { span: QuotedSpan | null; onSpanUsed: () => void }) {
   const evidence = useWorkbench((s) => s.evidence);
-  const revise = useIntake('evidence:revise');
+  const revise = useChannelAction('evidence:revise');
   const [supersedes, setSupersedes] = useState('');
   const [content, setContent] = useState('');
   const [reason, setReason] = useState('');

@@ -2,7 +2,8 @@ import { EnumSelect } from '../../components/EnumSelect';
 import { useRef, useState } from 'react';
 import { CLASSIFICATIONS, type Classification } from '../../../shared/domain/enums';
 import type { QuotedSpan } from './EvidenceForm';
-import { Field, Outcome, useIntake } from './formKit';
+import { Field, Outcome } from './formKit';
+import { useChannelAction } from '../../components/useChannelAction';
 
 /**
  * Stores a source document (a report, an e-mail, a log export) and lets the analyst select a
@@ -10,7 +11,7 @@ import { Field, Outcome, useIntake } from './formKit';
  * re-checks them against the stored text (a quote that does not match quarantines).
  */
 export function SourceForm({ defaults, onQuote }: { defaults: { tenant: string; classification: Classification }; onQuote: (span: QuotedSpan, as: 'evidence' | 'correction') => void }) {
-  const add = useIntake('source:add');
+  const add = useChannelAction('source:add');
   const [title, setTitle] = useState('');
   const [content, setContent] = useState('');
   const [tenant, setTenant] = useState(defaults.tenant);
