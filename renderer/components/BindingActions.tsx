@@ -1,37 +1,20 @@
 import { useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
 import { BINDING_ROLES, RELATIONS, type BindingRole, type Relation } from '../../shared/domain/enums';
-import { call } from '../bridge';
-import { actionErrorOf } from '../state/actionError';
 import { useWorkbench } from '../state/store';
-import type { ActionError } from '../state/types';
 import { EnumSelect } from './EnumSelect';
 import { ErrorNotice } from './ErrorNotice';
+import { useChannelAction } from './useChannelAction';
 
 /**
  * Binding from the graph: an evidence revision dragged onto a claim asks for the relation, role
  * and rationale, then binds through claim:bind like the Intake form (the status follows the rule).
  */
 export function BindDialog({ claimId, revisionId, onClose }: { claimId: string; revisionId: string; onClose: () => void }) {
-  const refreshAll = useWorkbench((s) => s.refreshAll);
+  const action = useChannelAction('claim:bind');
   const [relation, setRelation] = useState<Relation>('FULL_SUPPORT');
   const [role, setRole] = useState<BindingRole>('SUPPORTING');
   const [rationale, setRationale] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ActionError | null>(null);
-  const bind = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await call('claim:bind', { claimId, revisionId, relation, role, rationale });
-      await refreshAll();
-      onClose();
-    } catch (err) {
-      setError(actionErrorOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const bind = () => action.submit({ claimId, revisionId, relation, role, rationale }, onClose);
   return (
     <div className="modal-backdrop">
       <section className="panel modal" role="dialog" aria-modal="true" aria-labelledby="bind-title" data-testid="graph-bind-dialog" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
@@ -52,9 +35,9 @@ export function BindDialog({ claimId, revisionId, onClose }: { claimId: string; 
             <input data-testid="graph-bind-rationale" value={rationale} onChange={(e) => setRationale(e.target.value)} />
           </label>
         </div>
-        {error && <ErrorNotice error={error} testId="graph-bind-error" />}
+        {action.error && <ErrorNotice error={action.error} testId="graph-bind-error" />}
         <div className="row">
-          <button type="button" data-testid="graph-bind-submit" disabled={busy} onClick={() => void bind()}>
+          <button type="button" data-testid="graph-bind-submit" disabled={action.busy} onClick={() => void bind()}>
             Bind
           </button>
           <button type="button" className="secondary" data-testid="graph-bind-cancel" onClick={onClose}>
@@ -71,11 +54,9 @@ export function BindDialog({ claimId, revisionId, onClose }: { claimId: string; 
  * claim to a new generation without the revision; decisions on the old one go stale.
  */
 export function UnbindButton({ claimId, revisionId, testId }: { claimId: string; revisionId: string; testId: string }) {
-  const refreshAll = useWorkbench((s) => s.refreshAll);
+  const action = useChannelAction('claim:unbind');
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ActionError | null>(null);
   if (!asking) {
     return (
       <button type="button" className="link small" data-testid={testId} onClick={() => setAsking(true)}>
@@ -83,26 +64,16 @@ export function UnbindButton({ claimId, revisionId, testId }: { claimId: string;
       </button>
     );
   }
-  const unbind = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await call('claim:unbind', { claimId, revisionId, reason });
-      await refreshAll();
-    } catch (err) {
-      setError(actionErrorOf(err));
-      setBusy(false);
-    }
-  };
+  const unbind = () => action.submit({ claimId, revisionId, reason });
   return (
     <div className="confirm-step" role="alertdialog" aria-label={`Unbind ${revisionId}`} data-testid={`${testId}-confirm-step`}>
       <p className="small">
         {claimId} moves to a new generation without {revisionId}; its status is derived again, and a decision taken on the current bindings goes stale.
       </p>
       <input data-testid={`${testId}-reason`} className="grow" placeholder="why it no longer belongs to this claim" value={reason} onChange={(e) => setReason(e.target.value)} />
-      {error && <ErrorNotice error={error} testId={`${testId}-error`} />}
+      {action.error && <ErrorNotice error={action.error} testId={`${testId}-error`} />}
       <div className="row">
-        <button type="button" data-testid={`${testId}-confirm`} disabled={busy} onClick={() => void unbind()}>
+        <button type="button" data-testid={`${testId}-confirm`} disabled={action.busy} onClick={() => void unbind()}>
           Unbind
         </button>
         <button type="button" className="secondary" onClick={() => setAsking(false)}>
@@ -118,25 +89,12 @@ export function UnbindButton({ claimId, revisionId, testId }: { claimId: string;
  * relation and role, through claim:bind like everywhere else.
  */
 export function BindToClaim({ revisionId, testId }: { revisionId: string; testId: string }) {
-  const { claims, refreshAll } = useWorkbench(useShallow((s) => ({ claims: s.claims, refreshAll: s.refreshAll })));
+  const claims = useWorkbench((s) => s.claims);
+  const action = useChannelAction('claim:bind');
   const [claimId, setClaimId] = useState('');
   const [relation, setRelation] = useState<Relation>('FULL_SUPPORT');
   const [role, setRole] = useState<BindingRole>('SUPPORTING');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ActionError | null>(null);
-  const bind = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await call('claim:bind', { claimId: claimId.trim(), revisionId, relation, role });
-      setClaimId('');
-      await refreshAll();
-    } catch (err) {
-      setError(actionErrorOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const bind = () => action.submit({ claimId: claimId.trim(), revisionId, relation, role }, () => setClaimId(''));
   return (
     <div className="row wrap" data-testid={testId}>
       <input data-testid={`${testId}-claim`} className="mono grow" list={`${testId}-claims`} placeholder="claim id" value={claimId} onChange={(e) => setClaimId(e.target.value)} />
@@ -149,10 +107,10 @@ export function BindToClaim({ revisionId, testId }: { revisionId: string; testId
       </datalist>
       <EnumSelect values={RELATIONS} value={relation} onChange={setRelation} testId={`${testId}-relation`} />
       <EnumSelect values={BINDING_ROLES} value={role} onChange={setRole} testId={`${testId}-role`} />
-      <button type="button" data-testid={`${testId}-submit`} disabled={busy || claimId.trim() === ''} onClick={() => void bind()}>
+      <button type="button" data-testid={`${testId}-submit`} disabled={action.busy || claimId.trim() === ''} onClick={() => void bind()}>
         Bind to claim
       </button>
-      {error && <ErrorNotice error={error} testId={`${testId}-error`} />}
+      {action.error && <ErrorNotice error={action.error} testId={`${testId}-error`} />}
     </div>
   );
 }

@@ -23,6 +23,10 @@ export function SourceForm({ defaults, onQuote }: { defaults: { tenant: string; 
     const t = textRef.current;
     if (t && t.selectionEnd > t.selectionStart) setSelection({ start: t.selectionStart, end: t.selectionEnd });
   };
+  /** The selected passage, quoted with its offsets, for new evidence or for a correction. */
+  const quote = (as: 'evidence' | 'correction') => {
+    if (stored && selection) onQuote({ sourceId: stored.sourceId, start: selection.start, end: selection.end, quote: stored.content.slice(selection.start, selection.end) }, as);
+  };
   const e = add.error;
   return (
     <div className="stack">
@@ -89,10 +93,7 @@ export function SourceForm({ defaults, onQuote }: { defaults: { tenant: string; 
               type="button"
               data-testid="intake-source-quote"
               disabled={!selection}
-              onClick={() => {
-                if (!selection) return;
-                onQuote({ sourceId: stored.sourceId, start: selection.start, end: selection.end, quote: stored.content.slice(selection.start, selection.end) }, 'evidence');
-              }}
+              onClick={() => quote('evidence')}
             >
               Quote selection as evidence
             </button>
@@ -100,10 +101,7 @@ export function SourceForm({ defaults, onQuote }: { defaults: { tenant: string; 
               type="button"
               data-testid="intake-source-quote-correction"
               disabled={!selection}
-              onClick={() => {
-                if (!selection) return;
-                onQuote({ sourceId: stored.sourceId, start: selection.start, end: selection.end, quote: stored.content.slice(selection.start, selection.end) }, 'correction');
-              }}
+              onClick={() => quote('correction')}
             >
               Quote as a correction
             </button>
