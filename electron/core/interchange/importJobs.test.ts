@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,6 +141,18 @@ describe('import jobs', () => {
     expect(a).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
     expect((a as { error: { message: string } }).error.message).toMatch(/^import:start: notes\.txt \(uploaded\) is neither an evidence bundle/);
     expect(readdirSync(join(dir, 'inbox'))).not.toContain(uploadId);
+  });
+
+  it('an upload nobody imported within a day is removed by the next upload', async () => {
+    const dir = tc.session.session.userDataDir;
+    const old = await receiveUpload(dir, Readable.from([Buffer.from('x')]), 10);
+    const day = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    utimesSync(join(dir, 'inbox', old.uploadId), day, day);
+    const fresh = await receiveUpload(dir, Readable.from([Buffer.from('y')]), 10);
+    const left = readdirSync(join(dir, 'inbox'));
+    expect(left).not.toContain(old.uploadId);
+    expect(left).toContain(fresh.uploadId);
+    rmSync(join(dir, 'inbox', fresh.uploadId));
   });
 
   it('an upload over its limit is refused and nothing is left in the inbox', async () => {

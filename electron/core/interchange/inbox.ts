@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,10 +20,14 @@ export function inboxPath(userDataDir: string, uploadId: string): string {
   return path;
 }
 
+/** An upload nobody imported (the tab closed in between) is removed after this long. */
+const FORGOTTEN_MS = 24 * 60 * 60 * 1000;
+
 /** Streams `body` into a new inbox file; more than `maxBytes` removes it and refuses. */
 export async function receiveUpload(userDataDir: string, body: Readable, maxBytes: number): Promise<{ uploadId: string; bytes: number }> {
   const dir = join(userDataDir, 'inbox');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  sweepForgotten(dir);
   const uploadId = `up-${randomBytes(18).toString('base64url')}`;
   const path = join(dir, uploadId);
   let bytes = 0;
@@ -50,6 +54,19 @@ export async function receiveUpload(userDataDir: string, body: Readable, maxByte
     throw invalid('upload: the file is empty');
   }
   return { uploadId, bytes };
+}
+
+function sweepForgotten(dir: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    if (!ID.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      if (now - statSync(path).mtimeMs > FORGOTTEN_MS) rmSync(path, { force: true });
+    } catch {
+      // Imported and removed meanwhile.
+    }
+  }
 }
 
 export function removeUpload(path: string): void {
