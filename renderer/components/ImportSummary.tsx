@@ -45,7 +45,7 @@ export function ImportSummary({ report }: { report: ImportReport }) {
           {report.renamed.length > 50 ? ', …' : ''}
         </p>
       )}
-      <p className="muted mono">bundle SHA-256 {report.bundleSha256}</p>
+      <p className="muted mono">file SHA-256 {report.bundleSha256}</p>
     </div>
   );
 }
