@@ -111,6 +111,14 @@ async function main() {
       report_md_s: await timed(() => tc.call('report:write', { path: join(dir, 'report.md'), format: 'markdown' })),
       prov_export_s: await timed(() => tc.call('prov:export', { path: join(dir, 'prov.json') })),
       handoff_export_s: await timed(() => tc.call('case:handoffExport', { path: join(dir, 'case.erwb') })),
+      // What the evidence detail and unbinding cost on a case this size, and a full verify, which
+      // now also holds every binding row to the receipt that wrote it.
+      evidence_get_with_bound_to_s: await timed(() => tc.call('evidence:get', { revisionId: 'ev-0@1' })),
+      claim_unbind_s: await timed(() => tc.call('claim:unbind', { claimId: 'cl-0', revisionId: 'ev-0@1', reason: 'bench: taken out of the basis' })),
+      verify_full_s: await timed(async () => {
+        const v = await tc.call('audit:verify', { full: true });
+        if (!v.ok) throw new Error(`verify failed: ${JSON.stringify(v.firstBroken)}`);
+      }),
     };
     tc.cleanup();
 
