@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkbenchError } from '../errors';
-import { CASE_APPLICATION_ID, createCaseFile, openCaseFile, schemaVersion } from './caseFile';
+import { CASE_APPLICATION_ID, createCaseFile, openCaseFile, schemaVersion, writeTransaction } from './caseFile';
 import { LATEST_VERSION, MIGRATIONS } from './migrations';
 
 let dir: string;
@@ -22,6 +22,33 @@ const refusal = (fn: () => unknown): WorkbenchError => {
   }
   throw new Error('expected the call to be refused');
 };
+
+describe('writeTransaction takes the write lock before it reads', () => {
+  // A service reads, then writes what it read. Were the lock taken at the first write, another
+  // process could write in between and this write would fail without waiting (contention.test.ts
+  // shows it under load; this shows it deterministically).
+  it('no other connection can write between its first read and its first write', () => {
+    const path = join(dir, 'locked.case.sqlite');
+    const db = createCaseFile(path);
+    const other = new Database(path);
+    other.pragma('busy_timeout = 0');
+    let otherWrite: string | null = null;
+    writeTransaction(db, () => {
+      db.prepare('SELECT COUNT(*) FROM case_meta').pluck().get();
+      try {
+        other.prepare(`INSERT INTO case_meta (key, value) VALUES ('intruder', 'x')`).run();
+        otherWrite = 'written';
+      } catch (err) {
+        otherWrite = (err as { code?: string }).code ?? String(err);
+      }
+      db.prepare(`INSERT INTO case_meta (key, value) VALUES ('mine', 'y')`).run();
+    });
+    expect(otherWrite).toBe('SQLITE_BUSY');
+    expect(db.prepare(`SELECT key FROM case_meta WHERE key IN ('mine', 'intruder')`).pluck().all()).toEqual(['mine']);
+    other.close();
+    db.close();
+  });
+});
 
 describe('case file store', () => {
   it('migrates an empty database to the latest version with STRICT tables, WAL and foreign keys', () => {
