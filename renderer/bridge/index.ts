@@ -1,6 +1,7 @@
 import type { Envelope } from '../../shared/ipc/envelope';
 import { WorkbenchCallError } from '../../shared/ipc/envelope';
 import type { Channel, Invoke, PreloadApi, RequestOf, ResponseOf } from '../../shared/ipc/contract';
+import { limitInFlight } from './inFlight';
 
 declare global {
   interface Window {
@@ -54,8 +55,13 @@ async function invokeLoopback<C extends Channel>(channel: C, request: RequestOf<
 
 export const transport: Transport = window.workbench ? 'electron' : 'loopback';
 
+/** Requests in flight at once from this window; more wait their turn (inFlight.ts). */
+export const MAX_IN_FLIGHT = 6;
+
 /** Sends a request and returns the envelope as the handler answered it, refusals included (used by tests and diagnostics). */
-export const invokeRaw: Invoke = (channel, request) => (window.workbench ? window.workbench.invoke(channel, request) : invokeLoopback(channel, request));
+export const invokeRaw: Invoke = limitInFlight(MAX_IN_FLIGHT, (channel, request) =>
+  window.workbench ? window.workbench.invoke(channel, request) : invokeLoopback(channel, request),
+) as Invoke;
 
 /** Typed call: resolves to the value or throws WorkbenchCallError with the code and zod paths. */
 export async function call<C extends Channel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
