@@ -259,3 +259,31 @@ test.describe('Quarantine view', () => {
     expect((await app.ok('evidence:get', { revisionId: 'ev-tamper-001@1' })).state).toBe('REVOKED');
   });
 });
+
+test('a list that could not be read says so with Retry, never "nothing here"', async ({ app, page }) => {
+  // The list reads fail (a dropped connection, a refused burst) from the window's first load on.
+  const lists = /\/api\/(claim%3Alist|evidence%3Alist|review%3Alist)$/;
+  await page.route(lists, (route) => route.abort('failed'));
+  await page.reload();
+  await page.getByTestId('status-actor').filter({ hasText: 'Acting as' }).waitFor();
+  await app.nav('disputes');
+  await expect(page.getByTestId('load-error')).toContainText('could not be read');
+  await expect(page.getByTestId('dispute-empty')).toHaveCount(0);
+  await app.nav('quarantine');
+  await expect(page.getByTestId('quarantine-empty')).toHaveCount(0);
+  await app.nav('evidence');
+  await expect(page.getByTestId('evidence-count')).toHaveText('could not be read');
+  await app.nav('review');
+  await expect(page.getByTestId('review-load-error')).toContainText('could not be read');
+  await expect(page.getByTestId('review-empty')).toHaveCount(0);
+  await app.screenshot('load-failed');
+  // The host answers again: Retry shows the case.
+  await page.unroute(lists);
+  await page.getByTestId('review-retry').click();
+  await app.nav('disputes');
+  await page.getByTestId('load-retry').click();
+  await expect(page.getByTestId('load-error')).toHaveCount(0);
+  await expect(page.getByTestId('dispute-entry-claim:cl-powershell')).toBeVisible();
+  await app.nav('evidence');
+  await expect(page.getByTestId('evidence-count')).toHaveText('30 of 30 visible revisions');
+});

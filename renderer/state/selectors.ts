@@ -23,7 +23,7 @@ export const selectSelectedRemediation = (s: WorkbenchState) => s.selectedRemedi
 /** The status bar: case, chain and gate at a glance. */
 export const selectStatusBar = (s: WorkbenchState) => ({ caseInfo: s.caseInfo, chain: s.chain, caseError: s.caseError, gate: s.gate });
 
-export const selectLoadErrors = (s: WorkbenchState) => ({ evidenceError: s.evidenceError, claimsError: s.claimsError });
+export const selectLoadErrors = (s: WorkbenchState) => ({ evidenceError: s.evidenceError, claimsError: s.claimsError, refreshAll: s.refreshAll });
 
 export const selectCasesView = (s: WorkbenchState) => ({ caseInfo: s.caseInfo, actors: s.actors, recent: s.recent, caseError: s.caseError });
 

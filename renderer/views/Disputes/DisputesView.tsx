@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { StateBadge, StatusBadge } from '../../components/Badges';
-import { LoadErrors } from '../../components/LoadErrors';
+import { LoadErrors, useLoadFailed } from '../../components/LoadErrors';
 import { selectActions, selectDisputesView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { ClaimDispute } from './ClaimDispute';
@@ -13,6 +13,7 @@ export function DisputesView() {
   const { claims, claimDetails, evidence, details, selected } = useWorkbench(useShallow(selectDisputesView));
   const { selectDispute, ensureRevisionDetails, selectRevision, setView } = useWorkbench(useShallow(selectActions));
   const queue = useMemo(() => disputeQueue(claims, evidence), [claims, evidence]);
+  const failed = useLoadFailed();
   const entry = currentEntry(queue, selected);
   const allClaimDetails = useMemo(() => claims.flatMap((c) => (claimDetails[c.claimId] ? [claimDetails[c.claimId]!] : [])), [claims, claimDetails]);
   const openInEvidence = (revisionId: string) => {
@@ -51,7 +52,7 @@ export function DisputesView() {
             </li>
           ))}
         </ul>
-        {queue.length === 0 && (
+        {queue.length === 0 && !failed && (
           <p className="muted" data-testid="dispute-empty">
             Nothing in dispute: no claim is MIXED and no revision is DISPUTED.
           </p>

@@ -12,6 +12,8 @@ export function EvidenceView() {
   const { evidence, filter, selectedId, details } = useWorkbench(useShallow(selectEvidenceView));
   const { selectRevision, setEvidenceFilter, ensureRevisionDetails } = useWorkbench(useShallow(selectActions));
   const rows = useMemo(() => filterEvidence(evidence, filter), [evidence, filter]);
+  // A list that could not be read is not "0 of 0".
+  const failed = useWorkbench((s) => s.evidenceError !== null);
   // A selection can outlive its visibility (another acting reviewer, another case).
   const listed = selectedId !== null && evidence.some((r) => r.revisionId === selectedId);
   const detail = listed ? details[selectedId] : undefined;
@@ -26,7 +28,7 @@ export function EvidenceView() {
         <div className="row spread">
           <h1>Evidence</h1>
           <span className="muted" data-testid="evidence-count">
-            {rows.length} of {evidence.length} visible revisions
+            {failed ? 'could not be read' : `${rows.length} of ${evidence.length} visible revisions`}
           </span>
         </div>
         <EvidenceFilters evidence={evidence} filter={filter} onChange={setEvidenceFilter} />

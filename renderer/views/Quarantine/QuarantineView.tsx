@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { formatTime } from '../../components/format';
-import { LoadErrors } from '../../components/LoadErrors';
+import { LoadErrors, useLoadFailed } from '../../components/LoadErrors';
 import { latestEntryInto } from '../../components/history';
 import { selectActions, selectQuarantineView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
@@ -12,6 +12,7 @@ export function QuarantineView() {
   const { evidence, details, selected } = useWorkbench(useShallow(selectQuarantineView));
   const { selectQuarantined, ensureRevisionDetails, selectRevision, setView } = useWorkbench(useShallow(selectActions));
   const queue = useMemo(() => evidence.filter((r) => r.state === 'QUARANTINED'), [evidence]);
+  const failed = useLoadFailed();
   // The chosen revision while it is still quarantined; after a release or revoke, the next one.
   const current = queue.find((r) => r.revisionId === selected) ?? queue[0] ?? null;
   const detail = current ? details[current.revisionId] : undefined;
@@ -66,7 +67,7 @@ export function QuarantineView() {
             );
           })}
         </ul>
-        {queue.length === 0 && (
+        {queue.length === 0 && !failed && (
           <p className="muted" data-testid="quarantine-empty">
             Nothing is quarantined.
           </p>

@@ -42,9 +42,12 @@ export function ReviewView() {
         </p>
         <LoadErrors />
         {error && (
-          <p className="error small" role="alert" data-testid="review-load-error">
-            {error}
-          </p>
+          <div className="error-notice" role="alert" data-testid="review-load-error">
+            The review queue could not be read: {error}{' '}
+            <button type="button" className="secondary small" data-testid="review-retry" onClick={() => void loadReviews()}>
+              Retry
+            </button>
+          </div>
         )}
         <div className="row wrap" role="group" aria-label="Filter the review queue">
           {REVIEW_FILTERS.map(({ filter: f, label }) => (
@@ -91,7 +94,7 @@ export function ReviewView() {
             );
           })}
         </ul>
-        {shown.length === 0 && (
+        {shown.length === 0 && !error && (
           <p className="muted" data-testid="review-empty">
             {queue.length === 0 ? 'No claim you may see.' : 'No claim matches this filter.'}
           </p>
