@@ -7,7 +7,7 @@ import type { ImportProgress } from '../../../shared/ipc/channels/importJobs';
 import type { ImportReport } from '../../../shared/ipc/channels/interchange';
 import type { StixImportReport } from '../../../shared/ipc/channels/stix';
 import { validContext } from '../../testing/fixtures/evidence';
-import { createTestCase, type TestCase } from '../../testing/testCase';
+import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
 import { tableDigest } from '../store/digest';
 import { receiveUpload } from './inbox';
 
@@ -184,6 +184,26 @@ describe('import jobs', () => {
     expect(report.stix.objects).toBeGreaterThan(0);
     expect(report.created.evidence).toBe(report.stix.versionsStored);
     expect(last.total).toBe(report.records);
+  });
+
+  it('a case opened while the file is read is never written to: the job fails and both cases are as they were', async () => {
+    const other = await createTestCase();
+    try {
+      const mine = tableDigest(tc.casePath);
+      const theirs = tableDigest(other.casePath);
+      const started = await tc.call('import:start', { source: { path: write('switch.ndjson', bundleText('switch')) } });
+      // Another case is opened in this process while the job still reads its file.
+      tc.session.session.open(other.casePath);
+      const { last } = await follow(started.jobId);
+      expect(last.phase).toBe('failed');
+      expect(last.error?.message).toMatch(/the case changed while .*switch\.ndjson was read/);
+      expect(tableDigest(other.casePath)).toBe(theirs);
+      expect(tableDigest(tc.casePath)).toBe(mine);
+    } finally {
+      tc.session.session.open(tc.casePath);
+      tc.session.unlock('admin', TEST_PASSPHRASE);
+      other.cleanup();
+    }
   });
 
   it("another window cannot follow or cancel this window's import", async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ImportFormat, ImportProgress } from '../../../shared/ipc/channels/importJobs';
 import { pinnedKeySource } from '../audit/keys';
 import type { ServiceContext } from '../context';
-import { cancelled, conflict, notFound, WorkbenchError } from '../errors';
+import { cancelled, conflict, notFound, storageFailure, WorkbenchError } from '../errors';
 import type { Seat } from '../session';
 import { writeTransaction, type CaseDb } from '../store/caseFile';
 
@@ -108,6 +108,8 @@ export function startImport<R, Report extends object>(seat: Seat, importer: Impo
       update({ phase: 'applying', total, done: 0, percent: READ_SHARE });
       applyStartMs = Date.now();
       hold = seat.session.hold(say);
+      // Reading let the event loop run: had another case been opened meanwhile, this would write into it.
+      if (hold.db !== ctx.db) throw conflict(`${importer.format}:import: the case changed while ${label.path} was read (another case was opened); nothing was imported`);
       const jobCtx: ServiceContext = { db: hold.db, actor: ctx.actor, now: ctx.now, keyring: pinnedKeySource(seat, key) };
       const report = await applySliced(hold.db, importer.apply(jobCtx, read), abort.signal, (done, announced) => {
         if (announced !== null) total = announced;
@@ -118,7 +120,8 @@ export function startImport<R, Report extends object>(seat: Seat, importer: Impo
     } catch (err) {
       if (abort.signal.aborted) update({ phase: 'cancelled', error: { code: 'CANCELLED', message: cancelled('the import').message } });
       else {
-        const known = err instanceof WorkbenchError ? err : null;
+        // A storage failure (the file locked by another process for too long, a full disk) is named as dispatch names it.
+        const known = err instanceof WorkbenchError ? err : storageFailure(`${importer.format}:import`, err);
         if (!known) seat.log(`${importer.format}:import: ${(err as Error)?.stack ?? String(err)}`);
         update({ phase: 'failed', error: known ? { code: known.code, message: known.message } : { code: 'INTERNAL', message: `${importer.format}:import: internal error; see the workbench log; nothing was imported` } });
       }
