@@ -294,18 +294,6 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     },
   },
   {
-    name: 'claim generation after unbind',
-    actions: ['claim:unbind'],
-    scope: 'latest',
-    tables: ['claim'],
-    check: (db, r) => {
-      const id = firstTarget(r, 'claim');
-      const row = db.prepare('SELECT claim_id, generation FROM claim WHERE claim_id = ?').get(id) as { claim_id: string; generation: number } | undefined;
-      if (!row) return `claim ${id} is missing`;
-      return postDiffers(r, { claimId: row.claim_id, generation: row.generation }, `generation of claim ${id}`);
-    },
-  },
-  {
     name: 'claim unresolved',
     actions: ['claim:markUnresolved', 'claim:clearUnresolved'],
     scope: 'each',

@@ -4,7 +4,7 @@ import { derivedFencesDigest, type ProjectionRecord } from '../worker/outbox';
 import { sha256Hex } from '../crypto';
 import type { CaseDb } from '../store/caseFile';
 import type { GateBlocker } from '../../../shared/ipc/channels/gate';
-import { generationDigest, openedRemediations, REMEDIATION_ACTIONS, remediationById, remediationState } from './remediationRows';
+import { GENERATION_ACTIONS, generationDigest, openedRemediations, REMEDIATION_ACTIONS, remediationById, remediationState } from './remediationRows';
 import { decisionState, type DecisionRow } from '../store/reviewRows';
 
 /**
@@ -158,8 +158,9 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
     },
   },
   {
-    name: 'remediation claim generation',
-    actions: REMEDIATION_ACTIONS,
+    // A remediation's resolution and an unbind each move the claim to the generation they wrote.
+    name: 'claim generation',
+    actions: GENERATION_ACTIONS,
     scope: 'latest',
     tables: ['claim'],
     check: (db, r) => {
