@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
+import { SHARED_DATA } from '../electron/testing/sharedData';
 
 const HEADER = JSON.stringify({ format: 'erwb-evidence-bundle', version: 1, producer: 'edr-exporter' });
 const context = (over: Record<string, unknown> = {}) => ({
@@ -172,7 +173,7 @@ test('File > Import… picks a file and imports it; a dropped file that is no im
 });
 
 test('a STIX 2.1 bundle from a threat-intel feed is imported by drop with its mapping report, and the case exports as STIX', async ({ app, page, workbench }) => {
-  const stix = readFileSync(join(process.cwd(), '..', 'shared', 'data', 'stix2.1-examples', 'campaign-v-actors.json'), 'utf8');
+  const stix = readFileSync(join(SHARED_DATA, 'stix2.1-examples', 'campaign-v-actors.json'), 'utf8');
   await dropFile(page, 'campaign-v-actors.json', stix);
   await expect(page.getByTestId('import-phase')).toHaveAttribute('data-phase', 'done');
   await expect(page.getByTestId('stix-import-report')).toContainText('STIX 2.1 bundle');

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { SHARED_DATA } from './sharedData';
 
 /**
  * Real-world text that is not an attack, to measure how often screening quarantines ordinary
@@ -28,8 +29,6 @@ export interface BenignCorpus {
   sources: BenignSource[];
 }
 
-const REPO = resolve(import.meta.dirname, '..', '..');
-export const SHARED_DATA = resolve(REPO, '..', 'shared', 'data');
 
 function jsonFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { bandKeys, copySignature, judgeCopy } from '../../shared/domain/copies';
+import { SHARED_DATA } from './sharedData';
 import { header, paraphrase, reformat, reorder, sentences, shuffled, splicePhrase, truncate } from './copyEdits';
 
 /**
@@ -22,7 +23,6 @@ import { header, paraphrase, reformat, reorder, sentences, shuffled, splicePhras
  * PROV-JSON labels in ../shared/data/prov-json are too short to use (one string of 4+ words).
  */
 
-export const DATA_DIR = resolve(import.meta.dirname, '../../../shared/data');
 
 /** Base texts need a 60% truncation to stay above a sentence (12+ words), so 20 words at least. */
 const MIN_BASE_WORDS = 20;
@@ -59,7 +59,7 @@ export interface CopyPair {
   b: string;
 }
 
-export function loadCopyCorpus(dataDir = DATA_DIR): CopyCorpus {
+export function loadCopyCorpus(dataDir = SHARED_DATA): CopyCorpus {
   const files = [
     ...jsonFiles(join(dataDir, 'stix2.1-examples'), false),
     ...jsonFiles(join(dataDir, 'stix2.1-schemas', 'examples'), true),

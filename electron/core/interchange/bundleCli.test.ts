@@ -10,6 +10,7 @@ import { ensureDemoCase } from '../demo';
 import { dispatch } from '../dispatch';
 import { handlers } from '../handlers';
 import { Session } from '../session';
+import { SHARED_DATA } from '../../testing/sharedData';
 
 /** `npm run cli -- import|export`: the bundle channels from a terminal, as the unlocked reviewer. */
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
@@ -70,7 +71,7 @@ describe('cli import / export', () => {
     expect(followed.err).toMatch(/import: applying [\d,]+ of 4,000 records, [\d,]+ records\/s, \d+%/);
 
     // STIX in (told by its content) and out.
-    const stix = cli('import', target.casePath, join(process.cwd(), '..', 'shared', 'data', 'stix2.1-examples', 'campaign-v-actors.json'));
+    const stix = cli('import', target.casePath, join(SHARED_DATA, 'stix2.1-examples', 'campaign-v-actors.json'));
     expect(stix.code, JSON.stringify(stix.out)).toBe(0);
     expect((stix.out.value as unknown as { stix: { objects: number } }).stix.objects).toBeGreaterThan(0);
     const stixOut = join(dir, 'via-cli.stix.json');

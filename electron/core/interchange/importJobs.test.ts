@@ -10,6 +10,7 @@ import { validContext } from '../../testing/fixtures/evidence';
 import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
 import { tableDigest } from '../store/digest';
 import { receiveUpload } from './inbox';
+import { SHARED_DATA } from '../../testing/sharedData';
 
 /**
  * import:start / import:progress / import:cancel (issue 10.7): the import runs in slices on the
@@ -175,7 +176,7 @@ describe('import jobs', () => {
   });
 
   it('a STIX bundle is told by its content and imported as a job, with the mapping report', async () => {
-    const path = join(process.cwd(), '..', 'shared', 'data', 'stix2.1-examples', 'campaign-v-actors.json');
+    const path = join(SHARED_DATA, 'stix2.1-examples', 'campaign-v-actors.json');
     const started = await tc.call('import:start', { source: { path } });
     expect(started.format).toBe('stix');
     const { last } = await follow(started.jobId);

@@ -10,9 +10,10 @@ import { dispatch } from '../dispatch';
 import { handlers } from '../handlers';
 import { Session, type Seat } from '../session';
 import { tableDigest } from '../store/digest';
+import { SHARED_DATA } from '../../testing/sharedData';
 
 const SEED = resolve(import.meta.dirname, '..', '..', '..', 'resources', 'demo-case.json');
-const PROV_DATA = resolve(process.cwd(), '..', 'shared', 'data', 'prov-json');
+const PROV_DATA = join(SHARED_DATA, 'prov-json');
 let dir: string;
 let demo: Seat;
 const as = async (seat: Seat, channel: string, request: unknown) => {

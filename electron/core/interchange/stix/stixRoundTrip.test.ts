@@ -1,7 +1,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../../shared/domain/canonical';
 import { StixImportReport } from '../../../../shared/ipc/channels/stix';
@@ -13,6 +13,7 @@ import { exportStix } from './stixExport';
 import { importStix } from './stixImport';
 import { MAX_OBJECT_CHARS, MAX_SOURCE_CHARS } from './stixRead';
 import { collectionBundle } from './syntheticBundle';
+import { SHARED_DATA } from '../../../testing/sharedData';
 
 /**
  * STIX → case → STIX over the OASIS example bundles: every object comes back deep-equal (all
@@ -32,7 +33,7 @@ import { collectionBundle } from './syntheticBundle';
  * satisfies both of, so no object outside the list can ever validate. The corrected copy adds the
  * six types and makes that branch an anyOf; each of them is also validated against its own schema.
  */
-const DATA = resolve(process.cwd(), '..', 'shared', 'data');
+const DATA = SHARED_DATA;
 const SCHEMAS = join(DATA, 'stix2.1-schemas', 'schemas');
 const MISSING_FROM_BUNDLE = ['location', 'note', 'opinion', 'grouping', 'incident', 'extension-definition'];
 
