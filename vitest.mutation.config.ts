@@ -5,7 +5,10 @@ import base from './vitest.config';
  * The suite Stryker runs for each mutant (stryker.config.mjs): the unit suite without the files
  * that start other processes. A child process runs the code as it is on disk, never the mutant
  * active in the test runner, so those files can only slow a mutation run down (and the one that
- * runs as an unprivileged user cannot enter Stryker's private sandbox).
+ * runs as an unprivileged user cannot enter Stryker's private sandbox). Nor the STIX and PROV
+ * corpus tests: they test the interchange mapping (outside the scope) over the OASIS and W3C
+ * documents, reach the store only through it, and under instrumentation one of them alone takes
+ * over a minute, for every store mutant it covers.
  */
 export default mergeConfig(
   base,
@@ -20,6 +23,9 @@ export default mergeConfig(
         'electron/host/entryPoints.test.ts',
         'electron/host/identity.test.ts',
         'electron/host/oddFiles.test.ts',
+        'electron/core/interchange/stix/stixRoundTrip.test.ts',
+        'electron/core/interchange/stix/stixScale.test.ts',
+        'electron/core/interchange/provJson.test.ts',
       ],
     },
   }),
