@@ -14,6 +14,7 @@ export default mergeConfig(
   base,
   defineConfig({
     test: {
+      setupFiles: ['scripts/mutationHookCoverage.ts'],
       exclude: [
         ...configDefaults.exclude,
         'electron/core/audit/tamper.test.ts',
