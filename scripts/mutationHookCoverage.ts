@@ -49,7 +49,6 @@ if (DRY_RUN) {
     },
   });
   // vitest 4.1 passes the suite second, after a fixture object that must be destructured.
-  // eslint-disable-next-line no-empty-pattern
   beforeAll(({}, file) => {
     order = testsInOrder(file as unknown as Named).map(strykerTestId);
     next = order[0];
