@@ -1,6 +1,8 @@
-// Mutation testing of the safety core (issue 13): `npm run test:mutation`. Incremental, so a
-// re-run after a small change only tests the mutants it touches; the HTML report goes to
-// reports/mutation/ (ignored by git). Narrow a run with `-- --mutate <file>`.
+// Mutation testing of the safety core (issue 13). `npm run test:mutation` (scripts/mutation.ts)
+// runs it part by part (scripts/mutationScope.mjs), each part incremental with its own report
+// under reports/mutation/<part>/ (ignored by git); `npx stryker run` runs the whole scope at once.
+import { MUTATION_PARTS, NOT_MUTATED } from './scripts/mutationScope.mjs';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
@@ -9,19 +11,7 @@ export default {
   tsconfigFile: 'tsconfig.node.json',
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   coverageAnalysis: 'perTest',
-  mutate: [
-    'shared/domain/**/*.ts',
-    'electron/core/audit/**/*.ts',
-    'electron/core/services/{decisions,review,remediation,remediationRows,acl,fence,evidenceTransitions,claims,claimStatusInput,projection,quorum,gate,gateChecks}.ts',
-    'electron/core/worker/**/*.ts',
-    'electron/core/store/**/*.ts',
-    'electron/host/server.ts',
-    '!**/*.test.ts',
-    '!**/*.corpus.ts',
-    '!**/*.benign.ts',
-    '!electron/core/store/migrations/**',
-    '!electron/core/worker/cli.ts',
-  ],
+  mutate: [...Object.values(MUTATION_PARTS).flat(), ...NOT_MUTATED],
   ignorePatterns: ['out', 'test-results', 'playwright-report', 'reports', '.native', 'e2e'],
   incremental: true,
   incrementalFile: 'reports/stryker-incremental.json',
