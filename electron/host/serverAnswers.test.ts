@@ -1,0 +1,204 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp';
+import { handlers } from '../core/handlers';
+import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../testing/testCase';
+import { SEAT_HEADER, startHost, TOKEN_HEADER, type RunningHost } from './server';
+
+/**
+ * What every answer of the loopback host carries, what it serves from the renderer build, and how
+ * it tells browser tabs apart: the parts of server.ts the request-refusal tests (server.test.ts)
+ * do not reach, found by mutation testing (issue 13).
+ */
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function ask(host: RunningHost, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: host.port, path, method, headers: { host: `127.0.0.1:${host.port}`, ...headers } }, (res) => {
+      let data = '';
+      res.on('data', (c: Buffer) => (data += c.toString('latin1')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const SECURITY_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+};
+
+const RENDERER_FILES: [string, string][] = [
+  ['index.html', 'text/html; charset=utf-8'],
+  ['assets/app.js', 'text/javascript; charset=utf-8'],
+  ['assets/app.css', 'text/css; charset=utf-8'],
+  ['assets/logo.svg', 'image/svg+xml'],
+  ['assets/shot.png', 'image/png'],
+  ['assets/strings.json', 'application/json'],
+  ['assets/font.woff2', 'font/woff2'],
+  ['assets/blob.bin', 'application/octet-stream'],
+];
+
+let tc: TestCase;
+let host: RunningHost;
+let rendererDir: string;
+beforeAll(async () => {
+  tc = await createTestCase();
+  rendererDir = mkdtempSync(join(tmpdir(), 'erwb-renderer-'));
+  for (const [file] of RENDERER_FILES) {
+    mkdirSync(join(rendererDir, file, '..'), { recursive: true });
+    writeFileSync(join(rendererDir, file), `contents of ${file}`);
+  }
+  writeFileSync(join(rendererDir, '..', 'beside-the-renderer.txt'), 'not served');
+  host = await startHost({ session: tc.session.session, handlers, rendererDir });
+});
+afterAll(async () => {
+  await host.close();
+  tc.cleanup();
+  rmSync(join(rendererDir, '..', 'beside-the-renderer.txt'), { force: true });
+  rmSync(rendererDir, { recursive: true, force: true });
+});
+
+const api = (channel: string, body: unknown, extra: Record<string, string> = {}) =>
+  ask(host, 'POST', `/api/${channel}`, { 'content-type': 'application/json', [TOKEN_HEADER]: host.token, ...extra }, JSON.stringify(body));
+
+describe('every answer of the loopback host', () => {
+  it.each<[string, () => Promise<Answer>, number]>([
+    ['an API call', () => api('case:info', {}), 200],
+    ['a refused API call', () => ask(host, 'POST', '/api/case:info'), 403],
+    ['a malformed API call', () => api('evidence:list', { limit: 'fifty' }), 200],
+    ['the page', () => ask(host, 'GET', '/'), 200],
+    ['a missing file', () => ask(host, 'GET', '/nowhere.js'), 404],
+    ['a malformed path', () => ask(host, 'GET', '/%zz'), 400],
+    ['a POST outside the API', () => ask(host, 'POST', '/index.html'), 405],
+    ['the favicon', () => ask(host, 'GET', '/favicon.ico'), 204],
+  ])('%s carries no-store, nosniff, no-referrer and the CSP', async (_label, answer, status) => {
+    const res = await answer();
+    expect(res.status).toBe(status);
+    expect(res.headers).toMatchObject(SECURITY_HEADERS);
+  });
+
+  it('answers JSON to the API and says so', async () => {
+    const res = await api('case:info', {});
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(res.body)).toMatchObject({ ok: true, value: { name: 'Test case' } });
+  });
+});
+
+describe('the renderer build', () => {
+  it.each(RENDERER_FILES)('serves %s as %s', async (file, type) => {
+    const res = await ask(host, 'GET', `/${file}`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe(type);
+    expect(res.body).toBe(`contents of ${file}`);
+  });
+
+  it('serves index.html at /', async () => {
+    const res = await ask(host, 'GET', '/');
+    expect(res.body).toBe('contents of index.html');
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it.each([
+    ['a file beside the build, by ..', '/..%2Fbeside-the-renderer.txt'],
+    ['a file beside the build, by an encoded ..', '/%2e%2e/beside-the-renderer.txt'],
+    ['a folder', '/assets'],
+    ['a file that is not there', '/assets/none.js'],
+  ])('answers 404 to %s', async (_label, path) => {
+    const res = await ask(host, 'GET', path);
+    expect(res.status).toBe(404);
+    expect(res.body).toBe('not found');
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  it('says what is wrong with a malformed escape, and that nothing is served without a build', async () => {
+    const bad = await ask(host, 'GET', '/%zz');
+    expect(bad.body).toBe("bad request: the path has a malformed percent-escape; write '%' as %25");
+    const bare = await startHost({ session: tc.session.session, handlers });
+    try {
+      const none = await ask(bare, 'GET', '/');
+      expect(none.status).toBe(404);
+      expect(none.body).toBe('no renderer build is served');
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('browser tabs', () => {
+  const seatOf = (seat: string) => ({ [SEAT_HEADER]: seat });
+
+  it('a tab acts as the reviewer unlocked in it, and only there', async () => {
+    const tab = 'tab-a-0123456789abcdef';
+    expect(JSON.parse((await api('actor:unlock', { actorId: 'admin', passphrase: TEST_PASSPHRASE }, seatOf(tab))).body)).toMatchObject({ ok: true });
+    expect(JSON.parse((await api('claim:list', {}, seatOf(tab))).body)).toMatchObject({ ok: true });
+    expect(JSON.parse((await api('claim:list', {}, seatOf('tab-b-0123456789abcdef'))).body)).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+    // No seat header at all is the host's own seat, where nobody unlocked either.
+    expect(JSON.parse((await api('claim:list', {})).body)).toMatchObject({ ok: false, error: { code: 'LOCKED' } });
+  });
+
+  it.each([
+    ['16 characters', 'a'.repeat(16)],
+    ['64 characters', 'b'.repeat(64)],
+    ['digits, - and _', '0123456789-_ABCDxyz'],
+  ])('takes a seat id of %s', async (_label, seat) => {
+    const res = JSON.parse((await api('case:info', {}, seatOf(seat))).body) as { ok: boolean };
+    expect(res.ok).toBe(true);
+  });
+
+  it.each([
+    ['15 characters', 'a'.repeat(15)],
+    ['65 characters', 'a'.repeat(65)],
+    ['one character', 'a'],
+    ['a character outside the set at the start', `.${'a'.repeat(20)}`],
+    ['a character outside the set at the end', `${'a'.repeat(20)}.`],
+    ['only characters outside the set', '.'.repeat(20)],
+  ])('refuses a seat id of %s, saying what a seat id is', async (_label, seat) => {
+    const res = JSON.parse((await api('case:info', {}, seatOf(seat))).body) as { ok: boolean; error: { code: string; message: string } };
+    expect(res).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: "x-workbench-seat must be 16 to 64 letters, digits, '-' or '_'" } });
+  });
+});
+
+describe('bodies too large', () => {
+  it('answers 413 and closes the connection, so the rest of the body is never read', async () => {
+    const res = await ask(host, 'POST', '/api/case:info', { 'content-type': 'application/json', [TOKEN_HEADER]: host.token, 'content-length': String(9 * 1024 * 1024) }, '');
+    expect(res.status).toBe(413);
+    expect(res.headers.connection).toBe('close');
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: 'case:info: request body exceeds 8 MiB (8388608 bytes); send less' } });
+  });
+});
+
+describe('a request cut off mid-body', () => {
+  it('is given up with the number of bytes that came, and no handler runs', async () => {
+    const log = vi.spyOn(tc.session.session, 'log').mockImplementation(() => undefined);
+    const before = (await tc.call('audit:head', {})).seq;
+    try {
+      await new Promise<void>((resolve) => {
+        const req = request({
+          host: '127.0.0.1',
+          port: host.port,
+          path: '/api/claim:create',
+          method: 'POST',
+          headers: { host: `127.0.0.1:${host.port}`, 'content-type': 'application/json', [TOKEN_HEADER]: host.token, 'content-length': '1000' },
+        });
+        req.on('error', () => resolve());
+        req.write('{"claimId":', () => setTimeout(() => req.destroy(), 50));
+      });
+      await vi.waitFor(() => expect(log).toHaveBeenCalledWith(expect.stringMatching(/^loopback host: request body cut off after 11 bytes: aborted$/)), { timeout: 5_000 });
+      expect((await tc.call('audit:head', {})).seq).toBe(before);
+    } finally {
+      log.mockRestore();
+    }
+  });
+});
