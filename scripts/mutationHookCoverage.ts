@@ -6,10 +6,11 @@ import { afterAll, afterEach, beforeAll, inject } from 'vitest';
  * (most suites open their case there) runs while no test is current, so every mutant it reaches
  * becomes "static" and is then tested against the whole suite: most of the store, hours per run.
  *
- * Here, between tests, the "current test" is the next test the file will run: the one that, run
- * alone, makes vitest run the same hooks first. A mutant reached only in a hook is then tested by
- * that test, which runs the hook with the mutant active; one reached at module load stays static.
- * Outside Stryker's dry run this file does nothing.
+ * Here, what runs between two tests is recorded apart, and at the end of the file handed to every
+ * test of the outermost suite that starts with the next test: the tests whose hooks those are (the
+ * whole file for what runs before its first test). Run alone or together, those tests run the
+ * same hooks with the mutant active. Only code run at module load stays static. Outside Stryker's
+ * dry run this file does nothing.
  */
 
 interface Named {
@@ -21,8 +22,11 @@ interface Named {
   tasks?: Named[];
 }
 
+type Coverage = Record<string, number>;
+
 const DRY_RUN = (inject as (key: string) => unknown)('mode') === 'dry-run';
 const NAMESPACE = ((inject as (key: string) => unknown)('globalNamespace') as string | undefined) ?? '__stryker__';
+const BETWEEN = 'between-tests-before:';
 
 /** Stryker's own test id (its stryker-setup.js): the file path, '#', the names from the outer suite in. */
 function strykerTestId(test: Named): string {
@@ -36,27 +40,53 @@ function testsInOrder(task: Named): Named[] {
   return (task.tasks ?? []).flatMap(testsInOrder);
 }
 
+/** The tests whose hooks run just before tests[i]: the outermost suite that starts with it. */
+function hookScope(tests: Named[], i: number): Named[] {
+  const first = tests[i];
+  if (i === 0 || !first) return tests;
+  let scope = [first];
+  for (let suite = first.suite; suite; suite = suite.suite) {
+    const inSuite = testsInOrder(suite);
+    if (inSuite[0] !== first) break;
+    scope = inSuite;
+  }
+  return scope;
+}
+
 if (DRY_RUN) {
   const ns = ((globalThis as Record<string, unknown>)[NAMESPACE] ??= {}) as Record<string, unknown>;
   let current: string | undefined;
-  let next: string | undefined;
-  let order: string[] = [];
+  let tests: Named[] = [];
+  let ids: string[] = [];
+  let nextIndex = -1;
   Object.defineProperty(ns, 'currentTestId', {
     configurable: true,
-    get: () => current ?? next,
+    get: () => current ?? (nextIndex >= 0 && nextIndex < ids.length ? `${BETWEEN}${nextIndex}` : undefined),
     set: (id: string | undefined) => {
       current = id;
     },
   });
-  // vitest 4.1 passes the suite second, after a fixture object that must be destructured.
   beforeAll(({}, file) => {
-    order = testsInOrder(file as unknown as Named).map(strykerTestId);
-    next = order[0];
+    tests = testsInOrder(file as unknown as Named);
+    ids = tests.map(strykerTestId);
+    nextIndex = 0;
   });
   afterEach(({ task }) => {
-    next = order[order.indexOf(strykerTestId(task as unknown as Named)) + 1];
+    nextIndex = ids.indexOf(strykerTestId(task as unknown as Named)) + 1;
   });
   afterAll(() => {
-    next = undefined;
+    nextIndex = -1;
+    // Stryker's own afterAll hands this same object to the runner once the file is done.
+    const perTest = (ns.mutantCoverage as { perTest?: Record<string, Coverage> } | undefined)?.perTest;
+    if (!perTest) return;
+    ids.forEach((_, i) => {
+      const between = perTest[`${BETWEEN}${i}`];
+      if (!between) return;
+      for (const test of hookScope(tests, i)) {
+        const into = (perTest[strykerTestId(test)] ??= {});
+        for (const [mutant, hits] of Object.entries(between)) into[mutant] = (into[mutant] ?? 0) + hits;
+      }
+      delete perTest[`${BETWEEN}${i}`];
+    });
   });
 }
