@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp';
 import { handlers } from '../core/handlers';
+import { DEFAULT_MAX_BUNDLE_BYTES } from '../core/interchange/bundleRead';
+import type { Session } from '../core/session';
 import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../testing/testCase';
 import { SEAT_HEADER, startHost, TOKEN_HEADER, type RunningHost } from './server';
 
@@ -200,5 +202,101 @@ describe('a request cut off mid-body', () => {
     } finally {
       log.mockRestore();
     }
+  });
+});
+
+describe('refusals say what was refused', () => {
+  const errorOf = (res: Answer) => (JSON.parse(res.body) as { error: { code: string; message: string } }).error;
+
+  it('quotes a foreign Host and Origin, cut to 80 characters', async () => {
+    expect(errorOf(await ask(host, 'GET', '/', { host: 'evil.example' }))).toEqual({ code: 'FORBIDDEN', message: 'loopback host: Host "evil.example" is not this loopback host' });
+    const long = `http://${'o'.repeat(200)}.example`;
+    const quoted = JSON.stringify(long).slice(0, 80);
+    expect(errorOf(await ask(host, 'GET', '/', { origin: long }))).toEqual({ code: 'FORBIDDEN', message: `loopback host: Origin ${quoted} may not call the workbench` });
+  });
+
+  it('answers 400 to a request target that is not a URL', async () => {
+    const res = await ask(host, 'GET', 'http://[');
+    expect(res.status).toBe(400);
+    expect(res.body).toBe('bad request: the request target is not a URL');
+  });
+
+  it('takes only POST on the API and on /upload', async () => {
+    for (const path of ['/api/case:info', '/upload']) {
+      const res = await ask(host, 'GET', path, { [TOKEN_HEADER]: host.token });
+      expect(res.status).toBe(405);
+      expect(errorOf(res)).toEqual({ code: 'VALIDATION', message: 'use POST' });
+    }
+  });
+
+  it('names a channel with a malformed escape', async () => {
+    const res = await api('case%zz', {});
+    expect(res.status).toBe(400);
+    expect(errorOf(res).message).toBe(`loopback host: path "/api/case%zz" has a malformed percent-escape; name the channel as /api/<channel>, with '%' written %25`);
+  });
+
+  it('refuses an upload over the limit before reading it, and closes the connection', async () => {
+    const res = await ask(host, 'POST', '/upload', { [TOKEN_HEADER]: host.token, 'content-length': String(DEFAULT_MAX_BUNDLE_BYTES + 1) }, '');
+    expect(res.status).toBe(413);
+    expect(res.headers.connection).toBe('close');
+    expect(errorOf(res).message).toBe(`upload: the file is larger than the limit of ${DEFAULT_MAX_BUNDLE_BYTES.toLocaleString('en')} bytes`);
+  });
+
+  it('closes the connection after refusing an upload it started reading', async () => {
+    const res = await ask(host, 'POST', '/upload', { [TOKEN_HEADER]: host.token }, '');
+    expect(res.status).toBe(400);
+    expect(res.headers.connection).toBe('close');
+  });
+
+  it('answers 500 without detail to an error outside the channels, and logs it', async () => {
+    const broken = Object.create(tc.session.session) as Session;
+    const lines: string[] = [];
+    Object.defineProperties(broken, {
+      seat: { value: () => { throw new Error('the seat table is broken'); } },
+      log: { value: (line: string) => void lines.push(line) },
+    });
+    const brokenHost = await startHost({ session: broken, handlers });
+    try {
+      const res = await ask(brokenHost, 'POST', '/api/case:info', { 'content-type': 'application/json', [TOKEN_HEADER]: brokenHost.token, host: `127.0.0.1:${brokenHost.port}` }, '{}');
+      expect(res.status).toBe(500);
+      expect(JSON.parse(res.body)).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'loopback host error' } });
+      expect(lines).toEqual(['loopback host: the seat table is broken']);
+    } finally {
+      await brokenHost.close();
+    }
+  });
+});
+
+describe('Expect: 100-continue', () => {
+  /** Asks with Expect: 100-continue and sends the body only when told to continue. */
+  function askFirst(path: string, declared: number, body: string): Promise<{ status: number; continued: boolean }> {
+    return new Promise((resolve, reject) => {
+      let continued = false;
+      const req = request({
+        host: '127.0.0.1',
+        port: host.port,
+        path,
+        method: 'POST',
+        headers: { host: `127.0.0.1:${host.port}`, 'content-type': 'application/json', [TOKEN_HEADER]: host.token, 'content-length': String(declared), expect: '100-continue' },
+      });
+      req.on('continue', () => {
+        continued = true;
+        req.end(body);
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, continued }));
+      });
+      req.on('error', reject);
+    });
+  }
+
+  it('lets a small body come, and answers 413 without asking for one over the limit', async () => {
+    expect(await askFirst('/api/case:info', 2, '{}')).toEqual({ status: 200, continued: true });
+    expect(await askFirst('/api/case:info', 8 * 1024 * 1024 + 1, '')).toEqual({ status: 413, continued: false });
+    // /upload has the file limit, not the request limit.
+    const upload = await askFirst('/upload', 8 * 1024 * 1024 + 1, '');
+    expect(upload.continued).toBe(true);
+    expect(await askFirst('/upload', DEFAULT_MAX_BUNDLE_BYTES + 1, '')).toEqual({ status: 413, continued: false });
   });
 });
