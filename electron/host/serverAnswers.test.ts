@@ -106,6 +106,11 @@ describe('the renderer build', () => {
     expect(res.body).toBe(`contents of ${file}`);
   });
 
+  it('serves a path with encoded or doubled slashes inside the build', async () => {
+    expect((await ask(host, 'GET', '/%2Fassets/app.js')).body).toBe('contents of assets/app.js');
+    expect((await ask(host, 'GET', '/assets%2F%2Fapp.css')).body).toBe('contents of assets/app.css');
+  });
+
   it('serves index.html at /', async () => {
     const res = await ask(host, 'GET', '/');
     expect(res.body).toBe('contents of index.html');
@@ -115,6 +120,7 @@ describe('the renderer build', () => {
   it.each([
     ['a file beside the build, by ..', '/..%2Fbeside-the-renderer.txt'],
     ['a file beside the build, by an encoded ..', '/%2e%2e/beside-the-renderer.txt'],
+    ['a file beside the build, by an encoded / and ..', '/%2F..%2Fbeside-the-renderer.txt'],
     ['a folder', '/assets'],
     ['a file that is not there', '/assets/none.js'],
   ])('answers 404 to %s', async (_label, path) => {
@@ -209,7 +215,9 @@ describe('refusals say what was refused', () => {
   const errorOf = (res: Answer) => (JSON.parse(res.body) as { error: { code: string; message: string } }).error;
 
   it('quotes a foreign Host and Origin, cut to 80 characters', async () => {
-    expect(errorOf(await ask(host, 'GET', '/', { host: 'evil.example' }))).toEqual({ code: 'FORBIDDEN', message: 'loopback host: Host "evil.example" is not this loopback host' });
+    const foreign = await ask(host, 'GET', '/', { host: 'evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.body)).toEqual({ ok: false, error: { code: 'FORBIDDEN', message: 'loopback host: Host "evil.example" is not this loopback host' } });
     const long = `http://${'o'.repeat(200)}.example`;
     const quoted = JSON.stringify(long).slice(0, 80);
     expect(errorOf(await ask(host, 'GET', '/', { origin: long }))).toEqual({ code: 'FORBIDDEN', message: `loopback host: Origin ${quoted} may not call the workbench` });
