@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -221,6 +222,18 @@ describe('refusals say what was refused', () => {
     const long = `http://${'o'.repeat(200)}.example`;
     const quoted = JSON.stringify(long).slice(0, 80);
     expect(errorOf(await ask(host, 'GET', '/', { origin: long }))).toEqual({ code: 'FORBIDDEN', message: `loopback host: Origin ${quoted} may not call the workbench` });
+  });
+
+  it('quotes an absent Host as empty (an HTTP/1.0 request may leave it out)', async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(host.port, '127.0.0.1', () => socket.end('GET / HTTP/1.0\r\n\r\n'));
+      let data = '';
+      socket.on('data', (c: Buffer) => (data += c.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 403 /);
+    expect(raw).toContain('"message":"loopback host: Host \\"\\" is not this loopback host"');
   });
 
   it('answers 400 to a request target that is not a URL', async () => {
