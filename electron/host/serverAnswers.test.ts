@@ -321,3 +321,24 @@ describe('Expect: 100-continue', () => {
     expect(await askFirst('/upload', DEFAULT_MAX_BUNDLE_BYTES + 1, '')).toEqual({ status: 413, continued: false });
   });
 });
+
+describe('size limits are inclusive', () => {
+  it('reads a body of exactly the limit (here it never comes, so the request times out instead of 413)', async () => {
+    const quick = await startHost({ session: tc.session.session, handlers, timeouts: { headersMs: 400, requestMs: 400 } });
+    try {
+      const headers = { host: `127.0.0.1:${quick.port}`, 'content-type': 'application/json', [TOKEN_HEADER]: quick.token };
+      const api = await ask(quick, 'POST', '/api/case:info', { ...headers, 'content-length': String(8 * 1024 * 1024) }, '');
+      expect(api.status).toBe(408);
+      const upload = await ask(quick, 'POST', '/upload', { ...headers, 'content-length': String(DEFAULT_MAX_BUNDLE_BYTES) }, '');
+      expect(upload.status).not.toBe(413);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('answers an accepted upload with ok and its id', async () => {
+    const res = await ask(host, 'POST', '/upload', { [TOKEN_HEADER]: host.token }, '{"entity": {}}');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ ok: true, value: { uploadId: expect.stringMatching(/^up-/) as unknown, bytes: 14 } });
+  });
+});
