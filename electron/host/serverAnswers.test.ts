@@ -342,3 +342,23 @@ describe('size limits are inclusive', () => {
     expect(JSON.parse(res.body)).toEqual({ ok: true, value: { uploadId: expect.stringMatching(/^up-/) as unknown, bytes: 14 } });
   });
 });
+
+describe('listening', () => {
+  it('takes localhost as well as 127.0.0.1 for Host and Origin', async () => {
+    const res = await ask(host, 'POST', '/api/case:info', { host: `localhost:${host.port}`, origin: `http://localhost:${host.port}`, 'content-type': 'application/json', [TOKEN_HEADER]: host.token }, '{}');
+    expect(res.status).toBe(200);
+  });
+
+  it('listens on the port it is given, and refuses one already taken', async () => {
+    const first = await startHost({ session: tc.session.session, handlers });
+    const port = first.port;
+    await first.close();
+    const again = await startHost({ session: tc.session.session, handlers, port });
+    try {
+      expect(again.port).toBe(port);
+      await expect(startHost({ session: tc.session.session, handlers, port })).rejects.toThrow(/EADDRINUSE/);
+    } finally {
+      await again.close();
+    }
+  });
+});
