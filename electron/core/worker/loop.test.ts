@@ -38,3 +38,66 @@ describe('background worker loop', () => {
     expect(workerLoopStatus().running).toBe(false);
   });
 });
+
+describe('background worker loop, when it cannot work', () => {
+  const until = async (done: () => boolean) => {
+    for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(done()).toBe(true);
+  };
+
+  it('waits quietly while nobody is unlocked to sign, and converges once someone is', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    bulkDependents(tc.session.db(), a, 10);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    await tc.call('actor:lock', {});
+    const lines: string[] = [];
+    const session = Object.create(tc.session.session, { log: { value: (line: string) => void lines.push(line) } }) as typeof tc.session.session;
+    loop = startWorkerLoop(session, { fanOut: 100, idleMs: 5 });
+    await until(() => workerLoopStatus().lastError !== null);
+    expect(workerLoopStatus().lastError).toBe('the revocation worker waits for a reviewer to unlock this case to sign its receipts');
+    expect(lines).toEqual([]);
+    tc.as(ACTORS.revoker);
+    await until(() => workerLoopStatus().lastError === null && workerLoopStatus().jobsProcessed > 0);
+    expect((await tc.call('revocation:status', {})).openJobs).toBe(0);
+  });
+
+  it('logs any other failure, says it in revocation:status, and tries again after the backoff', async () => {
+    let attempts = 0;
+    const lines: string[] = [];
+    const session = Object.create(tc.session.session, {
+      workerContext: {
+        value: () => {
+          attempts += 1;
+          throw new Error('the case file went away');
+        },
+      },
+      log: { value: (line: string) => void lines.push(line) },
+    }) as typeof tc.session.session;
+    loop = startWorkerLoop(session, { idleMs: 5, errorBackoffMs: 5 });
+    await until(() => attempts >= 3);
+    expect(workerLoopStatus().lastError).toBe('the case file went away');
+    expect(lines[0]).toBe('revocation worker: the case file went away');
+    loop.stop();
+    const after = attempts;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(attempts).toBe(after);
+  });
+
+  it('waits, without touching anything, while no case is open', async () => {
+    let asked = 0;
+    const session = Object.create(tc.session.session, {
+      casePath: { get: () => null },
+      workerContext: {
+        value: () => {
+          asked += 1;
+          throw new Error('not to be asked');
+        },
+      },
+    }) as typeof tc.session.session;
+    loop = startWorkerLoop(session, { idleMs: 5 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(asked).toBe(0);
+    expect(workerLoopStatus().running).toBe(true);
+  });
+});
