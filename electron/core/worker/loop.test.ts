@@ -15,6 +15,10 @@ afterEach(() => {
 });
 
 describe('background worker loop', () => {
+  it('is reported as manual and not running until a loop starts (this file runs it first)', () => {
+    expect(workerLoopStatus()).toEqual({ mode: 'manual', running: false, jobsProcessed: 0, lastRunAt: null, lastError: null });
+  });
+
   it('converges in the background page by page while calls keep being answered in between', async () => {
     const a = await validatedRevision(tc, 'ev-a');
     bulkDependents(tc.session.db(), a, 2_000);
@@ -34,6 +38,9 @@ describe('background worker loop', () => {
     expect(workerLoopStatus()).toMatchObject({ mode: 'loop', running: true, lastError: null });
     expect(workerLoopStatus().jobsProcessed).toBeGreaterThanOrEqual(20);
     expect((await tc.call('claim:get', { claimId: 'cl-bulk-000000' })).pendingRevalidation).toBe(false);
+    // Its lease was taken under a name of its own, so two loops never mistake each other's lease.
+    const owners = tc.session.db().prepare('SELECT DISTINCT lease_owner FROM outbox_job').pluck().all();
+    expect(owners).toEqual([expect.stringMatching(new RegExp(`^loop:${process.pid}:[0-9a-f]{8}$`))]);
     loop.stop();
     expect(workerLoopStatus().running).toBe(false);
   });
