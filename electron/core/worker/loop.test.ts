@@ -93,8 +93,9 @@ describe('background worker loop, when it cannot work', () => {
 
   it('waits, without touching anything, while no case is open', async () => {
     let asked = 0;
+    let ticks = 0;
     const session = Object.create(tc.session.session, {
-      casePath: { get: () => null },
+      casePath: { get: () => ((ticks += 1), null) },
       workerContext: {
         value: () => {
           asked += 1;
@@ -102,9 +103,12 @@ describe('background worker loop, when it cannot work', () => {
         },
       },
     }) as typeof tc.session.session;
-    loop = startWorkerLoop(session, { idleMs: 5 });
-    await new Promise((r) => setTimeout(r, 50));
+    loop = startWorkerLoop(session, { idleMs: 20 });
+    await new Promise((r) => setTimeout(r, 100));
     expect(asked).toBe(0);
+    // Idle, it polls on a timer (about 5 times here), never spinning on setImmediate.
+    expect(ticks).toBeGreaterThan(0);
+    expect(ticks).toBeLessThan(20);
     expect(workerLoopStatus().running).toBe(true);
   });
 });

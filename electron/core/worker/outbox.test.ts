@@ -23,7 +23,16 @@ describe('outbox worker', () => {
     tc.as(ACTORS.revoker);
     await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
     const receiptsBefore = one<{ n: number }>('SELECT COUNT(*) AS n FROM audit_receipt').n;
+    // The first page counts every dependent and notes when convergence began; later pages keep both.
+    const first = runWorker(tc.session.context(), { owner: 'test', maxJobs: 1, fanOut: 500 });
+    expect(first.jobs.map((j) => j.converged)).toEqual([500]);
+    const progress = () => one<{ dependents_total: number | null; first_taken_at_ms: number | null }>('SELECT dependents_total, first_taken_at_ms FROM fence_progress');
+    const begun = progress();
+    expect(begun.dependents_total).toBe(1_203);
+    expect(begun.first_taken_at_ms).not.toBeNull();
     const run = drain(500);
+    expect(progress()).toEqual(begun);
+    run.jobs.unshift(...first.jobs);
     expect(run.jobs.map((j) => j.converged)).toEqual([500, 500, 203]);
     expect(run.jobs.map((j) => j.phase)).toEqual(['claims', 'claims', 'claims']);
     expect(run.openJobs).toBe(0);
