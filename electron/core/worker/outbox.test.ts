@@ -111,6 +111,22 @@ describe('outbox worker', () => {
     expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
   });
 
+  it('pages the derived evidence too: five revisions derived from the revoked one, two per page', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const derived: string[] = [];
+    for (let i = 0; i < 5; i++) derived.push(await validatedRevision(tc, `ev-d${i}`));
+    tc.as(ACTORS.analyst);
+    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: derived.map((d) => ({ type: 'wasDerivedFrom' as const, from: `rev:${d}`, to: `rev:${a}` })) });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    const run = drain(2);
+    const derivedPages = run.jobs.filter((j) => j.phase === 'derived').map((j) => j.derivedFences);
+    expect(derivedPages).toEqual([2, 2, 1]);
+    const fenced = all<{ revision_id: string }>(`SELECT revision_id FROM revocation_fence WHERE cause = 'DERIVED' ORDER BY revision_id`).map((f) => f.revision_id);
+    expect(fenced).toEqual([...derived].sort());
+    expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
+  });
+
   it('opens one remediation per approved decision that left ELIGIBLE, and no second one when the revision is revoked after its supersede', async () => {
     const a = await validatedRevision(tc, 'ev-a');
     await claimOn(tc, 'cl-decided', [{ revisionId: a, role: 'REQUIRED' }]);
