@@ -111,6 +111,37 @@ describe('outbox worker', () => {
     expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
   });
 
+  it('a page that takes exactly the last dependents ends the job: no empty page after it', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    bulkDependents(db(), a, 1_000);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    const run = drain(500);
+    expect(run.jobs.map((j) => j.converged)).toEqual([500, 500]);
+    expect(run.openJobs).toBe(0);
+  });
+
+  it('the ledger records each change from the projection stored before it (none the first time)', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const b = await validatedRevision(tc, 'ev-b');
+    await claimOn(tc, 'cl-two', [
+      { revisionId: a, role: 'REQUIRED' },
+      { revisionId: b, role: 'REQUIRED' },
+    ]);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    drain();
+    await tc.call('evidence:transition', { revisionId: b, to: 'REVOKED', reason: 'forged too' });
+    drain();
+    const ledger = all<{ from_projection: string | null; to_projection: string; from_version: number; to_version: number }>(
+      `SELECT from_projection, to_projection, from_version, to_version FROM projection_ledger WHERE claim_id = 'cl-two' ORDER BY fence_id`,
+    );
+    expect(ledger).toHaveLength(2);
+    expect(ledger[0]).toMatchObject({ from_projection: null, from_version: 0, to_version: 1 });
+    expect(ledger[1]).toMatchObject({ from_projection: ledger[0]!.to_projection, from_version: 1, to_version: 2 });
+    expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
+  });
+
   it('pages the derived evidence too: five revisions derived from the revoked one, two per page', async () => {
     const a = await validatedRevision(tc, 'ev-a');
     const derived: string[] = [];
