@@ -92,6 +92,16 @@ describe('every answer of the loopback host', () => {
     expect(res.headers).toMatchObject(SECURITY_HEADERS);
   });
 
+  it.each<[string, () => Promise<Answer>, number]>([
+    ['a request target that is not a URL', () => ask(host, 'GET', 'http://['), 400],
+    ['a POST outside the API', () => ask(host, 'POST', '/index.html'), 405],
+    ['the favicon', () => ask(host, 'GET', '/favicon.ico'), 204],
+  ])('answers %s as plain text', async (_label, answer, status) => {
+    const res = await answer();
+    expect(res.status).toBe(status);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
   it('answers JSON to the API and says so', async () => {
     const res = await api('case:info', {});
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -139,6 +149,7 @@ describe('the renderer build', () => {
       const none = await ask(bare, 'GET', '/');
       expect(none.status).toBe(404);
       expect(none.body).toBe('no renderer build is served');
+      expect(none.headers['content-type']).toBe('text/plain; charset=utf-8');
     } finally {
       await bare.close();
     }
@@ -224,6 +235,14 @@ describe('refusals say what was refused', () => {
     expect(errorOf(await ask(host, 'GET', '/', { origin: long }))).toEqual({ code: 'FORBIDDEN', message: `loopback host: Origin ${quoted} may not call the workbench` });
   });
 
+  it('cuts a long foreign Host to 80 characters', async () => {
+    const long = `${'h'.repeat(200)}.example`;
+    expect(errorOf(await ask(host, 'GET', '/', { host: long }))).toEqual({
+      code: 'FORBIDDEN',
+      message: `loopback host: Host ${JSON.stringify(long).slice(0, 80)} is not this loopback host`,
+    });
+  });
+
   it('quotes an absent Host as empty (an HTTP/1.0 request may leave it out)', async () => {
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(host.port, '127.0.0.1', () => socket.end('GET / HTTP/1.0\r\n\r\n'));
@@ -254,6 +273,20 @@ describe('refusals say what was refused', () => {
     const res = await api('case%zz', {});
     expect(res.status).toBe(400);
     expect(errorOf(res).message).toBe(`loopback host: path "/api/case%zz" has a malformed percent-escape; name the channel as /api/<channel>, with '%' written %25`);
+  });
+
+  it('refuses an upload without the launch token, and says so', async () => {
+    const res = await ask(host, 'POST', '/upload', {}, '{}');
+    expect(res.status).toBe(403);
+    expect(errorOf(res)).toEqual({ code: 'FORBIDDEN', message: 'loopback host: missing or wrong launch token' });
+  });
+
+  it('cuts a long malformed channel path to 80 characters', async () => {
+    const path = `/api/${'c'.repeat(200)}%zz`;
+    const res = await api(`${'c'.repeat(200)}%zz`, {});
+    expect(errorOf(res).message).toBe(
+      `loopback host: path ${JSON.stringify(path).slice(0, 80)} has a malformed percent-escape; name the channel as /api/<channel>, with '%' written %25`,
+    );
   });
 
   it('refuses an upload over the limit before reading it, and closes the connection', async () => {
@@ -290,15 +323,15 @@ describe('refusals say what was refused', () => {
 
 describe('Expect: 100-continue', () => {
   /** Asks with Expect: 100-continue and sends the body only when told to continue. */
-  function askFirst(path: string, declared: number, body: string): Promise<{ status: number; continued: boolean }> {
+  function askFirst(path: string, declared: number, body: string, to = host): Promise<{ status: number; continued: boolean }> {
     return new Promise((resolve, reject) => {
       let continued = false;
       const req = request({
         host: '127.0.0.1',
-        port: host.port,
+        port: to.port,
         path,
         method: 'POST',
-        headers: { host: `127.0.0.1:${host.port}`, 'content-type': 'application/json', [TOKEN_HEADER]: host.token, 'content-length': String(declared), expect: '100-continue' },
+        headers: { host: `127.0.0.1:${to.port}`, 'content-type': 'application/json', [TOKEN_HEADER]: to.token, 'content-length': String(declared), expect: '100-continue' },
       });
       req.on('continue', () => {
         continued = true;
@@ -319,6 +352,17 @@ describe('Expect: 100-continue', () => {
     const upload = await askFirst('/upload', 8 * 1024 * 1024 + 1, '');
     expect(upload.continued).toBe(true);
     expect(await askFirst('/upload', DEFAULT_MAX_BUNDLE_BYTES + 1, '')).toEqual({ status: 413, continued: false });
+  });
+
+  it('asks for a body of exactly the limit', async () => {
+    // Quick timeouts: were the body not asked for, the request would wait for it until timed out.
+    const quick = await startHost({ session: tc.session.session, handlers, timeouts: { headersMs: 400, requestMs: 400 } });
+    try {
+      const limit = 8 * 1024 * 1024;
+      expect(await askFirst('/api/case:info', limit, ' '.repeat(limit), quick)).toEqual({ status: 400, continued: true });
+    } finally {
+      await quick.close();
+    }
   });
 });
 
