@@ -203,6 +203,81 @@ describe('outbox worker', () => {
   });
 });
 
+describe('what a page writes', () => {
+  it('says why each derived fence was written: from the revoked revision, or from evidence itself derived', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const d1 = await validatedRevision(tc, 'ev-d1');
+    const d2 = await validatedRevision(tc, 'ev-d2');
+    tc.as(ACTORS.analyst);
+    await tc.call('prov:record', {
+      tenant: 'acme',
+      classification: 'internal',
+      nodes: [],
+      edges: [
+        { type: 'wasDerivedFrom', from: `rev:${d1}`, to: `rev:${a}` },
+        { type: 'wasDerivedFrom', from: `rev:${d2}`, to: `rev:${d1}` },
+      ],
+    });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    drain();
+    expect(all<{ revision_id: string; reason: string }>(`SELECT revision_id, reason FROM revocation_fence WHERE cause = 'DERIVED' ORDER BY fence_id`)).toEqual([
+      { revision_id: d1, reason: `derived from ${a}, which was REVOKED` },
+      { revision_id: d2, reason: `derived from ${d1}, which was itself derived from fenced evidence` },
+    ]);
+  });
+
+  it('fences a revision reached by two paths, or around a cycle, once per revoke', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const [l, r, x] = [await validatedRevision(tc, 'ev-l'), await validatedRevision(tc, 'ev-r'), await validatedRevision(tc, 'ev-x')];
+    tc.as(ACTORS.analyst);
+    await tc.call('prov:record', {
+      tenant: 'acme',
+      classification: 'internal',
+      nodes: [],
+      edges: [
+        { type: 'wasDerivedFrom', from: `rev:${l}`, to: `rev:${a}` },
+        { type: 'wasDerivedFrom', from: `rev:${r}`, to: `rev:${a}` },
+        { type: 'wasDerivedFrom', from: `rev:${x}`, to: `rev:${l}` },
+        { type: 'wasDerivedFrom', from: `rev:${x}`, to: `rev:${r}` },
+        // A cycle back to the first derived revision.
+        { type: 'wasDerivedFrom', from: `rev:${l}`, to: `rev:${x}` },
+      ],
+    });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    const run = drain();
+    expect(run.openJobs).toBe(0);
+    const fenced = all<{ revision_id: string; n: number }>(`SELECT revision_id, COUNT(*) AS n FROM revocation_fence GROUP BY revision_id ORDER BY revision_id`);
+    expect(fenced).toEqual([a, l, r, x].sort().map((revision_id) => ({ revision_id, n: 1 })));
+    expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
+  });
+
+  it("names each claim whose projection a page wrote among its receipt's targets", async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    await claimOn(tc, 'cl-1', [{ revisionId: a, role: 'REQUIRED' }]);
+    await claimOn(tc, 'cl-2', [{ revisionId: a, role: 'REQUIRED' }]);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    const [job] = drain().jobs;
+    const receipt = one<{ targets: string }>(`SELECT targets FROM audit_receipt WHERE action = 'revocation:converge'`);
+    const fenceId = one<{ fence_id: number }>('SELECT fence_id FROM revocation_fence').fence_id;
+    expect(JSON.parse(receipt.targets)).toEqual([`job:${job!.jobId}`, `fence:${fenceId}`, `revision:${a}`, 'claim:cl-1', 'claim:cl-2']);
+  });
+
+  it('takes no lease for a session that could not sign the receipt', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    await claimOn(tc, 'cl-1', [{ revisionId: a, role: 'REQUIRED' }]);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    const keyless = { ...tc.session.context(), keyring: undefined };
+    expect(() => runWorker(keyless, { owner: 'keyless', maxJobs: 1 })).toThrow(
+      'revocation:converge refused: this session has no reviewer keys, so the change cannot be signed; open the case through a workbench session',
+    );
+    expect(one('SELECT lease_owner, attempts FROM outbox_job')).toEqual({ lease_owner: null, attempts: 0 });
+  });
+});
+
 describe('compare-and-swap on the stored projection (issue 13)', () => {
   it('a page whose read of a projection went stale loses: nothing of it is written and the job stays open', async () => {
     const a = await validatedRevision(tc, 'ev-a');

@@ -250,7 +250,6 @@ export interface WorkerRun {
 export const openJobCount = (db: CaseDb): number =>
   (db.prepare(`SELECT COUNT(*) AS n FROM outbox_job WHERE status = 'OPEN'`).get() as { n: number }).n;
 
-/** Takes and processes up to `maxJobs` jobs now. */
 /**
  * Takes the next job for `ctx`'s reviewer to converge, after making sure they can sign its
  * receipt: a lease taken by someone who cannot sign would be a write with nothing to show for it.
@@ -260,6 +259,7 @@ export function claimJobToSign(ctx: ServiceContext, opts: WorkerOptions): JobRow
   return claimNextJob(ctx.db, opts);
 }
 
+/** Takes and processes up to `maxJobs` jobs now. */
 export function runWorker(ctx: ServiceContext, opts: WorkerOptions & { maxJobs: number }): WorkerRun {
   const jobs: JobOutcome[] = [];
   while (jobs.length < opts.maxJobs) {
