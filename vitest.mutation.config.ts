@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config';
+import MutationSequencer from './scripts/mutationSequencer';
 
 /**
  * The suite Stryker runs for each mutant (stryker.config.mjs): the unit suite without the files
@@ -15,6 +16,7 @@ export default mergeConfig(
   defineConfig({
     test: {
       setupFiles: ['scripts/mutationHookCoverage.ts'],
+      sequence: { sequencer: MutationSequencer },
       exclude: [
         ...configDefaults.exclude,
         'electron/core/audit/tamper.test.ts',
