@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tableDigest } from '../store/digest';
 import { createTestCase, type TestCase } from '../../testing/testCase';
-import { claimNextJob, processJob, runWorker } from './outbox';
+import { claimNextJob, openJobCount, processJob, runWorker } from './outbox';
 import { ACTORS, addActors, approvedDecision, bulkDependents, claimOn, validatedRevision, validatedSuccessor } from '../../testing/workerScenario';
 
 let tc: TestCase;
@@ -142,6 +142,35 @@ describe('outbox worker', () => {
     expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
   });
 
+  it('a claim re-bound between pages leaves the count the first page took, and the total settles to what was reached', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const ids = bulkDependents(db(), a, 1_203);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    const page = () => runWorker(tc.session.context(), { owner: 'test', maxJobs: 1, fanOut: 500 });
+    const progress = () => one<{ dependents_total: number; dependents_converged: number }>('SELECT dependents_total, dependents_converged FROM fence_progress');
+    page();
+    // The last claim leaves a's dependents before the page that would have reached it.
+    tc.as(ACTORS.analyst);
+    await tc.call('claim:unbind', { claimId: ids[ids.length - 1]!, revisionId: a, reason: 'bound by mistake' });
+    page();
+    expect(progress()).toEqual({ dependents_total: 1_203, dependents_converged: 1_000 });
+    page();
+    expect(progress()).toEqual({ dependents_total: 1_202, dependents_converged: 1_202 });
+    expect(openJobCount(db())).toBe(0);
+  });
+
+  it('a derived page that takes exactly the last derived revisions ends the job', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const derived = [await validatedRevision(tc, 'ev-d0'), await validatedRevision(tc, 'ev-d1')];
+    tc.as(ACTORS.analyst);
+    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: derived.map((d) => ({ type: 'wasDerivedFrom' as const, from: `rev:${d}`, to: `rev:${a}` })) });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    const run = drain(2);
+    expect(run.jobs.filter((j) => j.phase === 'derived' && j.fenceId === run.jobs[0]!.fenceId).map((j) => j.derivedFences)).toEqual([2]);
+  });
+
   it('pages the derived evidence too: five revisions derived from the revoked one, two per page', async () => {
     const a = await validatedRevision(tc, 'ev-a');
     const derived: string[] = [];
@@ -178,6 +207,43 @@ describe('outbox worker', () => {
     expect(open()).toEqual(['cl-context', 'cl-decided']);
     expect(one('SELECT projection, version FROM support_projection WHERE claim_id = ?', 'cl-decided')).toEqual({ projection: 'BLOCKED', version: 2 });
     expect(one('SELECT projection FROM support_projection WHERE claim_id = ?', 'cl-context')).toEqual({ projection: 'PARTIALLY_SUPPORTED' });
+  });
+
+  it('opens no remediation for a decision on an earlier generation, nor for a claim that was not ELIGIBLE before the revoke', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const b = await validatedRevision(tc, 'ev-b');
+    // Decided on generation 1; b's unbinding moved the claim on to generation 2, undecided.
+    await claimOn(tc, 'cl-moved-on', [
+      { revisionId: a, role: 'REQUIRED' },
+      { revisionId: b, role: 'SUPPORTING' },
+    ]);
+    await approvedDecision(tc, 'cl-moved-on');
+    tc.as(ACTORS.analyst);
+    await tc.call('claim:unbind', { claimId: 'cl-moved-on', revisionId: b, reason: 'not about this host' });
+    // Short of its two independent sources, so never ELIGIBLE; decided all the same: more evidence needed.
+    tc.as(ACTORS.analyst);
+    await tc.call('claim:create', {
+      claimId: 'cl-short',
+      statement: 'statement of cl-short',
+      scope: ['HOST-FS01'],
+      tenant: 'acme',
+      classification: 'internal',
+      policy: { minIndependentSources: 2, requiredKinds: [], quorumSize: null },
+    });
+    await tc.call('claim:bind', { claimId: 'cl-short', revisionId: a, relation: 'FULL_SUPPORT', role: 'REQUIRED', rationale: `why ${a}` });
+    expect((await tc.call('claim:get', { claimId: 'cl-short' })).projection).not.toBe('ELIGIBLE');
+    tc.as(ACTORS.revoker);
+    const d = await tc.call('decision:propose', { claimId: 'cl-short', verdict: 'NEEDS_MORE_EVIDENCE', rationale: 'one source is not enough' });
+    tc.as(ACTORS.approver);
+    await tc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    drain();
+    expect(all(`SELECT claim_id, projection FROM support_projection ORDER BY claim_id`)).toEqual([
+      { claim_id: 'cl-moved-on', projection: 'BLOCKED' },
+      { claim_id: 'cl-short', projection: 'BLOCKED' },
+    ]);
+    expect(all('SELECT claim_id FROM remediation')).toEqual([]);
   });
 
   it('hot queries stay on their indexes (an index regression fails here)', () => {
