@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WorkbenchError } from '../errors';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { startWorkerLoop, workerLoopStatus } from './loop';
 import { ACTORS, addActors, bulkDependents, validatedRevision } from '../../testing/workerScenario';
@@ -69,14 +70,17 @@ describe('background worker loop, when it cannot work', () => {
     expect((await tc.call('revocation:status', {})).openJobs).toBe(0);
   });
 
-  it('logs any other failure, says it in revocation:status, and tries again after the backoff', async () => {
+  it.each([
+    ['an error', () => new Error('the case file went away')],
+    ['a workbench error other than LOCKED', () => new WorkbenchError('BUSY', 'the case file went away')],
+  ])('logs any other failure (%s), says it in revocation:status, and tries again after the backoff', async (_kind, failure) => {
     let attempts = 0;
     const lines: string[] = [];
     const session = Object.create(tc.session.session, {
       workerContext: {
         value: () => {
           attempts += 1;
-          throw new Error('the case file went away');
+          throw failure();
         },
       },
       log: { value: (line: string) => void lines.push(line) },
@@ -106,7 +110,7 @@ describe('background worker loop, when it cannot work', () => {
     loop = startWorkerLoop(session, { idleMs: 20 });
     await new Promise((r) => setTimeout(r, 100));
     expect(asked).toBe(0);
-    // Idle, it polls on a timer (about 5 times here), never spinning on setImmediate.
+    // Idle, it polls on its timer (about 5 times here), never spinning.
     expect(ticks).toBeGreaterThan(0);
     expect(ticks).toBeLessThan(20);
     expect(workerLoopStatus().running).toBe(true);
