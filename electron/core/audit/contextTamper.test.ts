@@ -33,6 +33,13 @@ const EDITS: [what: string, sql: string, expected: string][] = [
     `INSERT INTO evidence_transition (revision_id, from_state, to_state, reason, actor, at) SELECT revision_id, 'VALIDATED', 'REVOKED', 'quietly', 'bob', '2026-11-21T00:00:00Z' FROM evidence_revision LIMIT 1`,
     'lifecycle transition rows for',
   ],
+  // Every receipted row still there, no row more, but the first one moved last: the history no longer ends in the state.
+  [
+    'the transition rows reordered',
+    `UPDATE evidence_transition SET transition_id = (SELECT MAX(transition_id) + 1 FROM evidence_transition)
+     WHERE transition_id = (SELECT MIN(transition_id) FROM evidence_transition WHERE revision_id = (SELECT revision_id FROM evidence_revision WHERE state_version >= 1 ORDER BY revision_id LIMIT 1))`,
+    'the last lifecycle transition of',
+  ],
   // Issue 9.7: the home scope decides which chosen ids are kept bare; widening it would let a
   // name taken out of sight answer "already exists" again, and a stray key is a fact no receipt wrote.
   ['the home scope widened', `UPDATE case_meta SET value = '{"tenants":["*"],"maxClassification":"restricted"}' WHERE key = 'home_scope'`, 'case identity differs'],
@@ -51,6 +58,21 @@ describe('verify holds every evidence column to its ingest receipt', () => {
     expect(result.exitCode).toBe(1);
     expect(result.verification?.firstBroken).toMatchObject({ kind: 'state' });
     expect(result.summary).toContain(expected);
+  });
+
+  it('counts the rows a revision has against the states its receipts account for', async () => {
+    const path = `${base.path}.${Math.random().toString(36).slice(2)}.sqlite`;
+    copyFileSync(base.path, path);
+    const db = openAsAttacker(path);
+    const target = db.prepare('SELECT revision_id, state, state_version FROM evidence_revision ORDER BY revision_id LIMIT 1').get() as { revision_id: string; state: string; state_version: number };
+    db.prepare(`INSERT INTO evidence_transition (revision_id, from_state, to_state, reason, actor, at) VALUES (?, ?, ?, 'quietly', 'bob', '2026-11-21T00:00:00Z')`).run(
+      target.revision_id,
+      target.state,
+      target.state,
+    );
+    db.close();
+    const states = target.state_version + 1;
+    expect((await verifyCaseFile(path)).summary).toContain(`${target.revision_id} has ${states + 1} lifecycle transition rows for ${states} receipted states`);
   });
 
   it('the untouched case verifies', async () => {
