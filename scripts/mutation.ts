@@ -9,7 +9,7 @@
  * reports/mutation/<part>/, so a finished part keeps its results while another runs or is cut,
  * and a re-run after a small change retests only what the change touches.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Stryker } from '@stryker-mutator/core';
 import { MUTATION_PARTS, NOT_MUTATED } from './mutationScope.mjs';
@@ -20,8 +20,30 @@ const PARTS = Object.keys(MUTATION_PARTS) as Part[];
 
 const reportDir = (part: Part): string => join(ROOT, 'reports', 'mutation', part);
 
+/**
+ * Stryker reuses a result when neither the mutant nor the tests covering it changed. A static
+ * mutant (code run at module load) has no covering tests on record, so a test added since can
+ * never make it re-run: its old "survived" would stand for ever. Those results are dropped before
+ * a run so they are tested again; static mutants that were killed stay killed until their code
+ * changes (Stryker re-runs a changed mutant anyway).
+ */
+function forgetStaticSurvivors(incrementalFile: string): number {
+  if (!existsSync(incrementalFile)) return 0;
+  const report = JSON.parse(readFileSync(incrementalFile, 'utf8')) as { files: Record<string, { mutants: { static?: boolean; status: string }[] }> };
+  let dropped = 0;
+  for (const file of Object.values(report.files)) {
+    const kept = file.mutants.filter((m) => !(m.static && (m.status === 'Survived' || m.status === 'NoCoverage')));
+    dropped += file.mutants.length - kept.length;
+    file.mutants = kept;
+  }
+  if (dropped > 0) writeFileSync(incrementalFile, JSON.stringify(report));
+  return dropped;
+}
+
 async function runPart(part: Part): Promise<void> {
   const dir = reportDir(part);
+  const dropped = forgetStaticSurvivors(join(dir, 'incremental.json'));
+  if (dropped > 0) process.stderr.write(`mutation: ${part}: ${dropped} static mutant(s) that survived before are tested again\n`);
   process.stderr.write(`\nmutation: ${part} (${MUTATION_PARTS[part].join(', ')})\n`);
   await new Stryker({
     configFile: join(ROOT, 'stryker.config.mjs'),
