@@ -80,6 +80,37 @@ describe('verify holds every evidence column to its ingest receipt', () => {
   });
 });
 
+describe('verify holds a revise to its receipt: the new revision untouched since, the old one superseded', () => {
+  let revised: { path: string; cleanup: () => void };
+  beforeAll(async () => {
+    const rc = await createReviewCase();
+    const old = await rc.evidence('ev-old');
+    rc.as('admin');
+    await rc.call('evidence:revise', { supersedes: old, content: 'the corrected record', reason: 'corrected upstream' });
+    rc.session.close();
+    revised = { path: rc.casePath, cleanup: () => rc.cleanup() };
+  }, 60_000);
+  afterAll(() => revised.cleanup());
+
+  it.each([
+    ['a lifecycle move counted that no receipt made', `UPDATE evidence_revision SET state_version = 1 WHERE state_version = 0`, 'records 1 lifecycle moves that no receipt made'],
+    ['the supersede row re-pointed at another revision', `UPDATE evidence_transition SET supporting_ref = 'rev-elsewhere' WHERE to_state = 'SUPERSEDED'`, 'the supersede of'],
+  ])('%s is caught and named', async (_what, sql, expected) => {
+    const path = `${revised.path}.${Math.random().toString(36).slice(2)}.sqlite`;
+    copyFileSync(revised.path, path);
+    const db = openAsAttacker(path);
+    expect(db.prepare(sql).run().changes).toBe(1);
+    db.close();
+    const result = await verifyCaseFile(path);
+    expect(result.exitCode).toBe(1);
+    expect(result.summary).toContain(expected);
+  });
+
+  it('the untouched case verifies', async () => {
+    expect((await verifyCaseFile(revised.path)).exitCode).toBe(0);
+  });
+});
+
 describe('verify names rows that no receipt accounts for (issue 9.1, actors and remediations)', () => {
   let path: string;
   let cleanup: () => void;
