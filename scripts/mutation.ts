@@ -1,9 +1,9 @@
 /**
  * Mutation testing of the safety core (issue 13), part by part (scripts/mutationScope.mjs):
  *
- *   npm run test:mutation                 every part in turn, then the score table
- *   npm run test:mutation -- store audit  only those parts
- *   npm run test:mutation -- --score      only the table, from the reports already written
+ *   npm run test:mutation                      every part in turn, then the score table
+ *   npm run test:mutation -- audit host-server  only those parts (`audit` is every audit-* part)
+ *   npm run test:mutation -- --score           only the table, from the reports already written
  *
  * Each part is one Stryker run (stryker.config.mjs) with its own incremental file and report in
  * reports/mutation/<part>/, so a finished part keeps its results while another runs or is cut,
@@ -15,8 +15,8 @@ import { Stryker } from '@stryker-mutator/core';
 import { MUTATION_PARTS, NOT_MUTATED } from './mutationScope.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-type Part = keyof typeof MUTATION_PARTS;
-const PARTS = Object.keys(MUTATION_PARTS) as Part[];
+type Part = string;
+const PARTS: Part[] = Object.keys(MUTATION_PARTS);
 
 const reportDir = (part: Part): string => join(ROOT, 'reports', 'mutation', part);
 
@@ -42,12 +42,13 @@ function forgetStaticSurvivors(incrementalFile: string): number {
 
 async function runPart(part: Part): Promise<void> {
   const dir = reportDir(part);
+  const files = MUTATION_PARTS[part] ?? [];
   const dropped = forgetStaticSurvivors(join(dir, 'incremental.json'));
   if (dropped > 0) process.stderr.write(`mutation: ${part}: ${dropped} static mutant(s) that survived before are tested again\n`);
-  process.stderr.write(`\nmutation: ${part} (${MUTATION_PARTS[part].join(', ')})\n`);
+  process.stderr.write(`\nmutation: ${part} (${files.join(', ')})\n`);
   await new Stryker({
     configFile: join(ROOT, 'stryker.config.mjs'),
-    mutate: [...MUTATION_PARTS[part], ...NOT_MUTATED],
+    mutate: [...files, ...NOT_MUTATED],
     incrementalFile: join(dir, 'incremental.json'),
     htmlReporter: { fileName: join(dir, 'index.html') },
     jsonReporter: { fileName: join(dir, 'mutation.json') },
@@ -63,32 +64,32 @@ interface Report {
 
 const COUNTED = ['Killed', 'Timeout', 'Survived', 'NoCoverage'] as const;
 
-/** Stryker's score: killed and timed out over every mutant that compiled and was not ignored. */
+type Counts = Record<'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'CompileError', number>;
+const noCounts = (): Counts => ({ Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, CompileError: 0 });
+
+/** Stryker's score per folder over every part's report: killed and timed out over every mutant that compiled and was not ignored. */
 function scoreTable(): string {
   const rows: string[][] = [['folder', 'killed', 'timeout', 'survived', 'no cover', 'compile err', 'score']];
-  const total = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, CompileError: 0 };
-  for (const part of PARTS) {
-    const path = join(reportDir(part), 'mutation.json');
-    if (!existsSync(path)) {
-      rows.push([part, 'not run yet']);
-      continue;
-    }
-    const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
-    const byFolder = new Map<string, typeof total>();
+  const byFolder = new Map<string, Counts>();
+  const notRun = PARTS.filter((part) => !existsSync(join(reportDir(part), 'mutation.json')));
+  for (const part of PARTS.filter((p) => !notRun.includes(p))) {
+    const report = JSON.parse(readFileSync(join(reportDir(part), 'mutation.json'), 'utf8')) as Report;
     for (const [file, { mutants }] of Object.entries(report.files)) {
       const folder = file.split('/').slice(0, -1).join('/') || file;
-      const counts = byFolder.get(folder) ?? { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, CompileError: 0 };
-      for (const m of mutants) if (m.status in counts) counts[m.status as keyof typeof counts] += 1;
+      const counts = byFolder.get(folder) ?? noCounts();
+      for (const m of mutants) if (m.status in counts) counts[m.status as keyof Counts] += 1;
       byFolder.set(folder, counts);
     }
-    for (const [folder, c] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
-      for (const k of Object.keys(total) as (keyof typeof total)[]) total[k] += c[k];
-      rows.push([folder, ...[c.Killed, c.Timeout, c.Survived, c.NoCoverage, c.CompileError].map(String), score(c)]);
-    }
+  }
+  const total = noCounts();
+  for (const [folder, c] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
+    rows.push([folder, ...[c.Killed, c.Timeout, c.Survived, c.NoCoverage, c.CompileError].map(String), score(c)]);
   }
   rows.push(['all', ...[total.Killed, total.Timeout, total.Survived, total.NoCoverage, total.CompileError].map(String), score(total)]);
   const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')).join('\n');
+  const table = rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')).join('\n');
+  return notRun.length === 0 ? table : `${table}\nnot run yet: ${notRun.join(', ')}`;
 }
 
 function score(c: Record<(typeof COUNTED)[number], number>): string {
@@ -98,13 +99,16 @@ function score(c: Record<(typeof COUNTED)[number], number>): string {
 }
 
 const args = process.argv.slice(2);
-const unknown = args.filter((a) => a !== '--score' && !PARTS.includes(a as Part));
+const named = args.filter((a) => a !== '--score');
+/** A name picks that part, or every part it prefixes (`audit` → audit-verify, audit-checks, audit-keys). */
+const partsNamed = (name: string): Part[] => PARTS.filter((p) => p === name || p.startsWith(`${name}-`));
+const unknown = named.filter((a) => partsNamed(a).length === 0);
 if (unknown.length > 0) {
   process.stderr.write(`mutation: unknown part ${unknown.join(', ')}; the parts are ${PARTS.join(', ')}\n`);
   process.exit(2);
 }
 if (!args.includes('--score')) {
-  const chosen = args.length > 0 ? (args as Part[]) : PARTS;
+  const chosen = named.length > 0 ? [...new Set(named.flatMap(partsNamed))] : PARTS;
   for (const part of chosen) await runPart(part);
 }
 process.stdout.write(`${scoreTable()}\n`);
