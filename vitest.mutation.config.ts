@@ -4,9 +4,10 @@ import MutationSequencer from './scripts/mutationSequencer';
 
 /**
  * The suite Stryker runs for each mutant (stryker.config.mjs): the unit suite without the files
- * that start other processes. A child process runs the code as it is on disk, never the mutant
+ * that are about other processes. A child process runs the code as it is on disk, never the mutant
  * active in the test runner, so those files can only slow a mutation run down (and the one that
- * runs as an unprivileged user cannot enter Stryker's private sandbox). Nor the STIX and PROV
+ * runs as an unprivileged user cannot enter Stryker's private sandbox). A file with only one such
+ * test stays in, and that test skips itself (electron/testing/mutationRun.ts). Nor the STIX and PROV
  * corpus tests: they test the interchange mapping (outside the scope) over the OASIS and W3C
  * documents, reach the store only through it, and under instrumentation one of them alone takes
  * over a minute, for every store mutant it covers.
@@ -17,14 +18,15 @@ export default mergeConfig(
     test: {
       setupFiles: ['scripts/mutationHookCoverage.ts'],
       sequence: { sequencer: MutationSequencer },
+      // Tests that start another process skip themselves in a mutation run (electron/testing/mutationRun.ts).
+      env: { ERWB_MUTATION_RUN: '1' },
       exclude: [
         ...configDefaults.exclude,
-        'electron/core/audit/tamper.test.ts',
         'electron/core/interchange/bundleCli.test.ts',
         'electron/core/worker/crash.test.ts',
         'electron/host/contention.test.ts',
         'electron/host/entryPoints.test.ts',
-        'electron/host/identity.test.ts',
+        'electron/host/identityCli.test.ts',
         'electron/host/oddFiles.test.ts',
         'electron/core/interchange/stix/stixRoundTrip.test.ts',
         'electron/core/interchange/stix/stixScale.test.ts',
