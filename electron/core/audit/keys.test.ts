@@ -1,6 +1,8 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { basename } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestCase, TEST_KEY_COST, TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
 import { Keyring, verifySignature } from './keys';
 
 /** Key files and signature checks, below the channels (keyCopies.test.ts covers them through a case). */
@@ -27,5 +29,49 @@ describe('Keyring.keyPath', () => {
     expect(basename(ring.keyPath('ops:ana', 'ed25519:ab12'))).toBe('ops%3aana.ed25519_ab12.key');
     expect(basename(ring.keyPath('../x', 'k'))).toBe('..%2fx.k.key');
     expect(basename(ring.keyPath('ana@acme.example', 'k'))).toBe('ana@acme.example.k.key');
+  });
+});
+
+describe('Keyring on a case', () => {
+  let tc: TestCase;
+  beforeEach(async () => {
+    tc = await createTestCase();
+  });
+  afterEach(() => tc.cleanup());
+  const open = () => tc.session.session.openCase();
+  const activeKeyId = () => open().db.prepare(`SELECT key_id FROM actor_key WHERE actor_id = 'admin' AND retired_at IS NULL`).pluck().get() as string;
+
+  it('issues a key only inside the transaction that registers it', () => {
+    const { db, keyring } = open();
+    expect(() => keyring.issue(db, 'admin', '2026-12-01T00:00:00Z', TEST_PASSPHRASE)).toThrow('Keyring.issue(admin) must run inside the registering transaction');
+  });
+
+  it('says when the case registers no key for a reviewer', () => {
+    const { db, keyring } = open();
+    expect(() => keyring.unlock(db, 'nobody', TEST_PASSPHRASE, 'claim:create')).toThrow(
+      'claim:create refused: reviewer nobody has no signing key registered in this case (the case file predates reviewer signatures or was altered); ask an admin to issue one with actor:rekey',
+    );
+  });
+
+  it('tells an unreadable key file from a wrong passphrase', () => {
+    const { db, keyring } = open();
+    const path = keyring.keyPath('admin', activeKeyId());
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { kdf: { name: string } };
+    writeFileSync(path, JSON.stringify({ ...file, kdf: { ...file.kdf, name: 'argon2id' } }));
+    expect(() => keyring.unlock(db, 'admin', TEST_PASSPHRASE, 'claim:create')).toThrow(
+      `claim:create refused: the key file ${path} is unreadable (not a erwb-sealed-key/1 file); restore it or ask an admin to issue a new key with actor:rekey`,
+    );
+  });
+
+  it('refuses to register a key it cannot store, naming where and why, and the registration rolls back', () => {
+    const { db } = open();
+    const blocked = join(tc.dir, 'not-a-folder');
+    writeFileSync(blocked, 'a file where the keys folder should be');
+    const ring = new Keyring(blocked, 'case-1', TEST_KEY_COST);
+    const before = activeKeyId();
+    expect(() => db.transaction(() => ring.issue(db, 'admin', '2026-12-01T00:00:00Z', TEST_PASSPHRASE))()).toThrow(
+      /^could not store a reviewer's private key at \S+\/not-a-folder\/case-1\/admin\.ed25519_[0-9a-f]{32}\.key \(ENOTDIR\); make the user data folder writable and try again$/,
+    );
+    expect(activeKeyId()).toBe(before);
   });
 });

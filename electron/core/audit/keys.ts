@@ -133,7 +133,7 @@ export class Keyring {
     const retires = (
       db.prepare('SELECT key_id FROM actor_key WHERE actor_id = ? AND retired_at IS NULL').all(actorId) as { key_id: string }[]
     ).map((r) => r.key_id);
-    if (retires.length) db.prepare('UPDATE actor_key SET retired_at = ? WHERE actor_id = ? AND retired_at IS NULL').run(at, actorId);
+    db.prepare('UPDATE actor_key SET retired_at = ? WHERE actor_id = ? AND retired_at IS NULL').run(at, actorId);
     db.prepare(
       `INSERT INTO actor_key (key_id, actor_id, algorithm, public_key, registered_at) VALUES (?, ?, 'ed25519', ?, ?)`,
     ).run(keyId, actorId, publicKeyBase64, at);
