@@ -1,9 +1,10 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCase, TEST_KEY_COST, TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
 import { Keyring, verifySignature } from './keys';
+import { openSealedKey } from './sealedKey';
 
 /** Key files and signature checks, below the channels (keyCopies.test.ts covers them through a case). */
 
@@ -61,6 +62,47 @@ describe('Keyring on a case', () => {
     expect(() => keyring.unlock(db, 'admin', TEST_PASSPHRASE, 'claim:create')).toThrow(
       `claim:create refused: the key file ${path} is unreadable (not a erwb-sealed-key/1 file); restore it or ask an admin to issue a new key with actor:rekey`,
     );
+  });
+
+  /** Replaces admin's sealed key file with the plain PEM files of before passphrases; answers the sealed file's name. */
+  function plainKeys(files: Record<string, 'the key' | 'another key' | 'not a key'>): string {
+    const { keyring } = open();
+    const sealed = keyring.keyPath('admin', activeKeyId());
+    const key = openSealedKey(readFileSync(sealed, 'utf8'), TEST_PASSPHRASE);
+    rmSync(sealed);
+    const pem = (k: typeof key) => k.export({ type: 'pkcs8', format: 'pem' }) as string;
+    for (const [name, what] of Object.entries(files)) {
+      const text = what === 'the key' ? pem(key) : what === 'another key' ? pem(generateKeyPairSync('ed25519').privateKey) : 'not a PEM';
+      writeFileSync(join(keyring.caseDir, name), text);
+    }
+    return basename(sealed);
+  }
+
+  it.each([['admin.pem'], ['admin.pem.next'], ['admin.<keyId>.pem']])(
+    'seals a plain key left as %s with the passphrase of its first unlock, and removes the plain copy',
+    (name) => {
+      const { db, keyring } = open();
+      const file = name.replace('<keyId>', activeKeyId().replace(/[^A-Za-z0-9]/g, '_'));
+      const sealed = plainKeys({ [file]: 'the key' });
+      expect(keyring.unlock(db, 'admin', 'a new passphrase for admin', 'actor:unlock').keyId).toBe(activeKeyId());
+      expect(readdirSync(keyring.caseDir)).toEqual([sealed]);
+      expect(() => keyring.unlock(db, 'admin', TEST_PASSPHRASE, 'actor:unlock')).toThrow('actor:unlock refused: wrong passphrase for reviewer admin');
+    },
+  );
+
+  it('passes over plain files that hold another key or no key, and leaves them', () => {
+    const { db, keyring } = open();
+    plainKeys({ 'admin.pem': 'another key', 'admin.pem.next': 'not a key' });
+    expect(() => keyring.unlock(db, 'admin', TEST_PASSPHRASE, 'actor:unlock')).toThrow(/^actor:unlock refused: no signing key for reviewer admin on this machine/);
+    expect(readdirSync(keyring.caseDir).sort()).toEqual(['admin.pem', 'admin.pem.next']);
+    expect(existsSync(keyring.keyPath('admin', activeKeyId()))).toBe(false);
+  });
+
+  it('reseals under a new passphrase only with the current one', () => {
+    const { db, keyring } = open();
+    expect(() => keyring.reseal(db, 'admin', 'not the passphrase', 'next passphrase')).toThrow('actor:passphrase refused: wrong passphrase for reviewer admin');
+    keyring.reseal(db, 'admin', TEST_PASSPHRASE, 'next passphrase');
+    expect(keyring.unlock(db, 'admin', 'next passphrase', 'actor:unlock').keyId).toBe(activeKeyId());
   });
 
   it('refuses to register a key it cannot store, naming where and why, and the registration rolls back', () => {
