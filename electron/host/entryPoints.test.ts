@@ -10,6 +10,7 @@ import { createReviewCase, type ReviewCase } from '../testing/reviewCase';
 import { dispatch } from '../core/dispatch';
 import { handlers } from '../core/handlers';
 import { TEST_PASSPHRASE, testSession } from '../testing/testCase';
+import { IN_MUTATION_RUN } from '../testing/mutationRun';
 
 /**
  * The safety rules are wired where they apply, not registered by whichever module an entry point
@@ -110,7 +111,7 @@ describe('every entry point gets the same fences and checks', () => {
     expect(results.inproc.verify).toBe(0);
   });
 
-  it('through the CLI and the worker process', async () => {
+  it.skipIf(IN_MUTATION_RUN)('through the CLI and the worker process', async () => {
     const path = copyCase('cli');
     // The passphrase reaches the CLI as scripts pass it, in a file (or on a descriptor), never in argv.
     const secret = join(userData, 'bob.passphrase');

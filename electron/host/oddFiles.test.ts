@@ -7,6 +7,7 @@ import { tableDigest } from '../core/store/digest';
 import { verifyCaseFile } from '../core/audit/verifyFile';
 import { createReviewCase, type ReviewCase } from '../testing/reviewCase';
 import { TEST_PASSPHRASE } from '../testing/testCase';
+import { IN_MUTATION_RUN } from '../testing/mutationRun';
 
 /**
  * Issue 12.2, 12.3, 12.6: odd files and odd paths get a sentence that says what is wrong and what
@@ -123,7 +124,7 @@ describe('a full disk', () => {
 });
 
 const asNobody = process.getuid?.() === 0 && spawnSync('runuser', ['--help']).status === 0;
-describe.skipIf(!asNobody)('read-only files and folders (run as an unprivileged user: root may write anything)', () => {
+describe.skipIf(!asNobody || IN_MUTATION_RUN)('read-only files and folders (run as an unprivileged user: root may write anything)', () => {
   const openAs = (path: string) => {
     const r = spawnSync('runuser', ['-u', 'nobody', '--', join(process.cwd(), 'node_modules/.bin/tsx'), 'electron/testing/openAsProcess.ts', path, join(rc.dir, 'nobody')], {
       encoding: 'utf8',
