@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../shared/domain/canonical';
 import { tableDigest } from '../store/digest';
 import { keyIdOf, publicKeyObject, verifySignature } from './keys';
-import { appendReceipt, receiptHashBody, signedMessage, type ReceiptRow } from './receipts';
+import { appendReceipt, GENESIS_HASH, receiptHashBody, signedMessage, stateFingerprint, type ReceiptRow } from './receipts';
+import { openAsAttacker } from '../../testing/tamper';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
 
@@ -143,5 +144,43 @@ describe('signing on top of a tampered chain', () => {
     expect(env).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
     if (!env.ok) expect(env.error.message).toContain(`the last receipt (seq ${last}) carries a signature that does not verify`);
     expect(tableDigest(rc.casePath)).toBe(before);
+  });
+
+  it.each([
+    ['unsigned', `UPDATE audit_receipt SET signer = NULL, signature = NULL WHERE seq = :last`, 'is unsigned'],
+    ['signed by an unregistered key', `UPDATE audit_receipt SET signer = 'ed25519:${'0'.repeat(32)}' WHERE seq = :last`, `is signed by ed25519:${'0'.repeat(32)}, which no receipt registered for`],
+    [
+      'after a registration receipt that is not JSON',
+      `UPDATE audit_receipt SET body = 'not json' WHERE seq = (SELECT MIN(seq) FROM audit_receipt WHERE action = 'actor:create')`,
+      'cannot be checked: a key registration receipt is not valid JSON',
+    ],
+  ])('refuses to append on a tip %s, writing nothing', async (_what, sql, why) => {
+    await rc.evidence('ev-1');
+    const raw = openAsAttacker(rc.casePath);
+    const last = raw.prepare('SELECT MAX(seq) FROM audit_receipt').pluck().get() as number;
+    raw.prepare(sql.replace(':last', String(last))).run();
+    raw.close();
+    const before = tableDigest(rc.casePath);
+    // Opened again: nothing verified about the tip is remembered.
+    rc.session.session.close();
+    await rc.call('case:open', { path: rc.casePath });
+    rc.as('alice');
+    const env = await rc.raw('claim:create', { statement: 'on top of a forgery', tenant: 'acme', classification: 'internal' });
+    expect(env).toMatchObject({ ok: false, error: { code: 'CONFLICT', message: expect.stringContaining(`claim:create refused: the last receipt (seq ${last}) ${why}`) as unknown } });
+    expect(tableDigest(rc.casePath)).toBe(before);
+  });
+});
+
+describe('the chain', () => {
+  it('starts from 64 zeros', () => {
+    expect(GENESIS_HASH).toBe('0'.repeat(64));
+    expect(rows()[0]!.prev_hash).toBe('0'.repeat(64));
+  });
+
+  it('fingerprints no state as null, and any state (false and 0 included) by its canonical JSON', () => {
+    expect(stateFingerprint(undefined)).toBeNull();
+    expect(stateFingerprint(null)).toBeNull();
+    expect(stateFingerprint(false)).toMatch(/^[0-9a-f]{64}$/);
+    expect(stateFingerprint(0)).not.toBe(stateFingerprint(false));
   });
 });

@@ -108,7 +108,16 @@ describe('what a reviewer outside the clearance sees', () => {
     const secret = await rc.evidence('ev-secret', { classification: 'restricted' });
     rc.as('faye');
     const items = (await rc.call('audit:list', { limit: 500 })).items;
-    expect(items.some((r) => r.targets[0] === 'hidden')).toBe(true);
+    const hidden = items.find((r) => r.targets[0] === 'hidden');
+    // Its place in the chain stays visible; what it says is withheld.
+    expect(hidden).toMatchObject({
+      targets: ['hidden'],
+      body: { withheld: 'this receipt concerns evidence or a claim outside your clearance' },
+      artifacts: {},
+      preStateFp: null,
+      postStateFp: null,
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+    });
     expect(JSON.stringify(items)).not.toContain(secret);
     const db = new Database(rc.casePath);
     db.exec('DROP TRIGGER evidence_revision_immutable');
@@ -117,6 +126,9 @@ describe('what a reviewer outside the clearance sees', () => {
     const v = await rc.call('audit:verify', {});
     expect(v.ok).toBe(false);
     expect(JSON.stringify(v)).not.toContain(secret);
+    expect(v.firstBroken!.reason).toBe(
+      `the receipt at seq ${v.firstBroken!.seq} concerns an item outside your clearance and does not verify (${v.firstBroken!.kind}); an admin cleared for it, or cli verify, shows why`,
+    );
     rc.as('admin');
     expect((await rc.call('audit:verify', {})).firstBroken!.reason).toContain(secret);
   });
