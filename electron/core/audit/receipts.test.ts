@@ -172,6 +172,10 @@ describe('signing on top of a tampered chain', () => {
 });
 
 describe('the chain', () => {
+  it('signs each receipt hash under its domain tag (what an outside verifier recomputes)', () => {
+    expect(signedMessage('ab'.repeat(32)).toString('utf8')).toBe(`erwb-receipt:v1:${'ab'.repeat(32)}`);
+  });
+
   it('starts from 64 zeros', () => {
     expect(GENESIS_HASH).toBe('0'.repeat(64));
     expect(rows()[0]!.prev_hash).toBe('0'.repeat(64));

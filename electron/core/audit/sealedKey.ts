@@ -29,7 +29,7 @@ interface SealedKeyFile {
 export class WrongPassphrase extends Error {}
 
 const deriveKey = (passphrase: string, salt: Buffer, cost: ScryptCost): Buffer =>
-  scryptSync(passphrase.normalize('NFC'), salt, 32, { N: cost.N, r: cost.r, p: cost.p, maxmem: 256 * cost.N * cost.r + 1024 * 1024 });
+  scryptSync(passphrase.normalize('NFC'), salt, 32, { N: cost.N, r: cost.r, p: cost.p, maxmem: 256 * cost.N * cost.r });
 
 /** What is authenticated with the ciphertext, so a sealed key cannot be relabelled as another. */
 const associated = (actorId: string, keyId: string) => Buffer.from(`${SEALED_KEY_FORMAT}\u0000${actorId}\u0000${keyId}`);
