@@ -17,32 +17,32 @@ beforeAll(async () => {
 afterAll(() => base.cleanup());
 
 const EDITS: [what: string, sql: string, expected: string][] = [
-  ['classification lowered', `UPDATE evidence_revision SET classification = 'public' WHERE classification <> 'public'`, 'validity context (classification)'],
-  ['tenant moved', `UPDATE evidence_revision SET tenant = 'globex'`, 'validity context (tenant)'],
-  ['trust tier raised', `UPDATE evidence_revision SET trust_tier = 'authoritative' WHERE trust_tier <> 'authoritative'`, 'validity context (trustTier)'],
-  ['independence group cleared', `UPDATE evidence_revision SET independence_group = 'forged-group'`, 'validity context (independenceGroup)'],
-  ['observed_at moved', `UPDATE evidence_revision SET observed_at = '2020-01-01T00:00:00Z'`, 'validity context (observedAt)'],
-  ['valid_until extended', `UPDATE evidence_revision SET valid_until = '2099-01-01T00:00:00Z'`, 'validity context (validUntil)'],
-  ['kind upgraded', `UPDATE evidence_revision SET kind = 'forensic_artifact' WHERE kind <> 'forensic_artifact'`, 'lineage, revision number, kind, media type, title or author'],
+  ['classification lowered', `UPDATE evidence_revision SET classification = 'public' WHERE classification <> 'public'`, 'evidence validity context: validity context (classification)'],
+  ['tenant moved', `UPDATE evidence_revision SET tenant = 'globex'`, 'evidence validity context: validity context (tenant)'],
+  ['trust tier raised', `UPDATE evidence_revision SET trust_tier = 'authoritative' WHERE trust_tier <> 'authoritative'`, 'evidence validity context: validity context (trustTier)'],
+  ['independence group cleared', `UPDATE evidence_revision SET independence_group = 'forged-group'`, 'evidence validity context: validity context (independenceGroup)'],
+  ['observed_at moved', `UPDATE evidence_revision SET observed_at = '2020-01-01T00:00:00Z'`, 'evidence validity context: validity context (observedAt)'],
+  ['valid_until extended', `UPDATE evidence_revision SET valid_until = '2099-01-01T00:00:00Z'`, 'evidence validity context: validity context (validUntil)'],
+  ['kind upgraded', `UPDATE evidence_revision SET kind = 'forensic_artifact' WHERE kind <> 'forensic_artifact'`, 'evidence validity context: lineage, revision number, kind, media type, title or author'],
   ['author rewritten', `UPDATE evidence_revision SET created_by = 'carol' WHERE created_by <> 'carol'`, 'lineage, revision number, kind, media type, title or author'],
   // The lifecycle history: a transition row deleted, reworded or added behind the receipts' back.
   ['a transition row deleted', `DELETE FROM evidence_transition WHERE transition_id = (SELECT MAX(transition_id) FROM evidence_transition)`, 'missing or altered'],
-  ['a transition reason reworded', `UPDATE evidence_transition SET reason = 'nothing to see' WHERE to_state = 'DISPUTED'`, 'missing or altered'],
+  ['a transition reason reworded', `UPDATE evidence_transition SET reason = 'nothing to see' WHERE to_state = 'DISPUTED'`, 'evidence transition rows: the transition of'],
   [
     'a transition row added',
     `INSERT INTO evidence_transition (revision_id, from_state, to_state, reason, actor, at) SELECT revision_id, 'VALIDATED', 'REVOKED', 'quietly', 'bob', '2026-11-21T00:00:00Z' FROM evidence_revision LIMIT 1`,
-    'lifecycle transition rows for',
+    'evidence state: ',
   ],
   // Every receipted row still there, no row more, but the first one moved last: the history no longer ends in the state.
   [
     'the transition rows reordered',
     `UPDATE evidence_transition SET transition_id = (SELECT MAX(transition_id) + 1 FROM evidence_transition)
      WHERE transition_id = (SELECT MIN(transition_id) FROM evidence_transition WHERE revision_id = (SELECT revision_id FROM evidence_revision WHERE state_version >= 1 ORDER BY revision_id LIMIT 1))`,
-    'the last lifecycle transition of',
+    'evidence state: the last lifecycle transition of',
   ],
   // Issue 9.7: the home scope decides which chosen ids are kept bare; widening it would let a
   // name taken out of sight answer "already exists" again, and a stray key is a fact no receipt wrote.
-  ['the home scope widened', `UPDATE case_meta SET value = '{"tenants":["*"],"maxClassification":"restricted"}' WHERE key = 'home_scope'`, 'case identity differs'],
+  ['the home scope widened', `UPDATE case_meta SET value = '{"tenants":["*"],"maxClassification":"restricted"}' WHERE key = 'home_scope'`, 'case identity: case identity differs'],
   ['a case_meta key added', `INSERT INTO case_meta (key, value) VALUES ('home_scope_override', 'x')`, 'case_meta holds "home_scope_override"'],
 ];
 
@@ -104,6 +104,7 @@ describe('verify holds a revise to its receipt: the new revision untouched since
     const result = await verifyCaseFile(path);
     expect(result.exitCode).toBe(1);
     expect(result.summary).toContain(expected);
+    expect(result.verification?.firstBroken?.reason).toMatch(/^evidence (state|transition rows): /);
   });
 
   it('the untouched case verifies', async () => {
