@@ -75,6 +75,16 @@ describe('verify holds every evidence column to its ingest receipt', () => {
     expect((await verifyCaseFile(path)).summary).toContain(`${target.revision_id} has ${states + 1} lifecycle transition rows for ${states} receipted states`);
   });
 
+  it('a revision row deleted is named as missing by the check of its ingest', async () => {
+    const path = `${base.path}.${Math.random().toString(36).slice(2)}.sqlite`;
+    copyFileSync(base.path, path);
+    const db = openAsAttacker(path);
+    const gone = db.prepare('SELECT MIN(revision_id) FROM evidence_revision').pluck().get() as string;
+    db.prepare('DELETE FROM evidence_revision WHERE revision_id = ?').run(gone);
+    db.close();
+    expect((await verifyCaseFile(path)).verification?.firstBroken?.reason).toBe(`evidence validity context: ${gone} is missing`);
+  });
+
   it('the untouched case verifies', async () => {
     expect((await verifyCaseFile(base.path)).exitCode).toBe(0);
   });
