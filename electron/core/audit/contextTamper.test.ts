@@ -25,6 +25,12 @@ const EDITS: [what: string, sql: string, expected: string][] = [
   ['valid_until extended', `UPDATE evidence_revision SET valid_until = '2099-01-01T00:00:00Z'`, 'evidence validity context: validity context (validUntil)'],
   ['kind upgraded', `UPDATE evidence_revision SET kind = 'forensic_artifact' WHERE kind <> 'forensic_artifact'`, 'evidence validity context: lineage, revision number, kind, media type, title or author'],
   ['author rewritten', `UPDATE evidence_revision SET created_by = 'carol' WHERE created_by <> 'carol'`, 'lineage, revision number, kind, media type, title or author'],
+  // Content: the digest, or the text it digests.
+  ['a stored content digest replaced', `UPDATE evidence_revision SET content_sha256 = '${'0'.repeat(64)}' WHERE revision_id = (SELECT MIN(revision_id) FROM evidence_revision)`, 'evidence content: stored content_sha256 of'],
+  ['content edited', `UPDATE evidence_revision SET content = content || ' (edited)' WHERE revision_id = (SELECT MIN(revision_id) FROM evidence_revision)`, 'no longer hashes to the digest this receipt recorded'],
+  // Reviewer keys: who can sign.
+  ['an active key marked retired', `UPDATE actor_key SET retired_at = '2026-11-21T00:00:00.000Z' WHERE actor_id = 'carol'`, 'of carol is marked retired, but no later receipt replaced it'],
+  ['a key row deleted', `DELETE FROM actor_key WHERE actor_id = 'carol'`, 'key registration: actor_key lacks '],
   // The lifecycle history: a transition row deleted, reworded or added behind the receipts' back.
   ['a transition row deleted', `DELETE FROM evidence_transition WHERE transition_id = (SELECT MAX(transition_id) FROM evidence_transition)`, 'missing or altered'],
   ['a transition reason reworded', `UPDATE evidence_transition SET reason = 'nothing to see' WHERE to_state = 'DISPUTED'`, 'evidence transition rows: the transition of'],
