@@ -118,7 +118,7 @@ export class StateCollector {
    * Called for each receipt in seq order, after its hash verified. `newTargets` is false when an
    * earlier receipt had the very same targets, which are then already indexed.
    */
-  observe(r: ReceiptFacts, newTargets = true): void {
+  observe(r: ReceiptFacts, newTargets: boolean): void {
     if (newTargets) this.index(r.targets);
     const list = this.byAction.get(r.action) ?? [];
     for (const c of list) if (c.scope === 'each') this.run(c, r);
