@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync } from 'node:fs';
 import { verifyCaseFile } from './verifyFile';
+import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createReviewCase } from '../../testing/reviewCase';
 import { buildRealisticCase, openAsAttacker } from '../../testing/tamper';
 
@@ -33,6 +34,7 @@ const EDITS: [what: string, sql: string, expected: string][] = [
   ['a key row deleted', `DELETE FROM actor_key WHERE actor_id = 'carol'`, 'key registration: actor_key lacks '],
   // The lifecycle history: a transition row deleted, reworded or added behind the receipts' back.
   ['a transition row deleted', `DELETE FROM evidence_transition WHERE transition_id = (SELECT MAX(transition_id) FROM evidence_transition)`, 'missing or altered'],
+  ['a first state reworded', `UPDATE evidence_transition SET reason = 'nothing to see' WHERE from_state IS NULL AND revision_id = (SELECT MIN(revision_id) FROM evidence_revision)`, 'evidence transition rows: the first lifecycle state of'],
   ['a transition reason reworded', `UPDATE evidence_transition SET reason = 'nothing to see' WHERE to_state = 'DISPUTED'`, 'evidence transition rows: the transition of'],
   [
     'a transition row added',
@@ -103,13 +105,17 @@ describe('verify holds a revise to its receipt: the new revision untouched since
     const old = await rc.evidence('ev-old');
     rc.as('admin');
     await rc.call('evidence:revise', { supersedes: old, content: 'the corrected record', reason: 'corrected upstream' });
+    // And one only ingested: its ingest receipt is the last word on its state.
+    await rc.call('evidence:ingest', ingestRequest('ev-fresh'));
     rc.session.close();
     revised = { path: rc.casePath, cleanup: () => rc.cleanup() };
   }, 60_000);
   afterAll(() => revised.cleanup());
 
   it.each([
-    ['a lifecycle move counted that no receipt made', `UPDATE evidence_revision SET state_version = 1 WHERE state_version = 0`, 'records 1 lifecycle moves that no receipt made'],
+    ['a lifecycle move counted on the revised revision that no receipt made', `UPDATE evidence_revision SET state_version = 1 WHERE state_version = 0 AND supersedes IS NOT NULL`, 'records 1 lifecycle moves that no receipt made'],
+    ['a lifecycle move counted on an ingested revision that no receipt made', `UPDATE evidence_revision SET state_version = 1 WHERE evidence_id = 'ev-fresh'`, 'evidence state: ev-fresh@1 records 1 lifecycle moves that no receipt made'],
+    ['the superseded revision made VALIDATED again', `UPDATE evidence_revision SET state = 'VALIDATED' WHERE state = 'SUPERSEDED'`, 'differs from the supersede this receipt recorded'],
     ['the supersede row re-pointed at another revision', `UPDATE evidence_transition SET supporting_ref = 'rev-elsewhere' WHERE to_state = 'SUPERSEDED'`, 'the supersede of'],
   ])('%s is caught and named', async (_what, sql, expected) => {
     const path = `${revised.path}.${Math.random().toString(36).slice(2)}.sqlite`;
