@@ -48,6 +48,13 @@ const EDITS: [what: string, sql: string, expected: string][] = [
      WHERE transition_id = (SELECT MIN(transition_id) FROM evidence_transition WHERE revision_id = (SELECT revision_id FROM evidence_revision WHERE state_version >= 1 ORDER BY revision_id LIMIT 1))`,
     'evidence state: the last lifecycle transition of',
   ],
+  // Bindings, claims and reviewer profiles, each named by its check.
+  ['a binding row deleted', `DELETE FROM claim_binding WHERE binding_id = (SELECT MIN(binding_id) FROM claim_binding)`, 'claim binding: binding of '],
+  ['a binding rationale reworded', `UPDATE claim_binding SET rationale = 'because' WHERE binding_id = (SELECT MIN(binding_id) FROM claim_binding)`, '(rationale or author) differs from what this receipt recorded'],
+  ['a claim statement reworded', `UPDATE claim SET statement = 'something else' WHERE claim_id = (SELECT MIN(claim_id) FROM claim)`, 'claim content: claim '],
+  ['a claim row deleted', `DELETE FROM claim WHERE claim_id = 'cl-last'`, 'claim content: claim cl-last is missing'],
+  ['a reviewer clearance changed', `UPDATE actor SET max_classification = CASE max_classification WHEN 'public' THEN 'restricted' ELSE 'public' END WHERE actor_id = 'carol'`, 'reviewer profile: profile of carol (role, clearance or name) differs from the state this receipt recorded'],
+  ['the first admin renamed', `UPDATE actor SET display_name = 'Someone Else' WHERE actor_id = 'admin'`, 'reviewer profile: profile of admin (role, clearance or name) differs from the admin this case was created with'],
   // Issue 9.7: the home scope decides which chosen ids are kept bare; widening it would let a
   // name taken out of sight answer "already exists" again, and a stray key is a fact no receipt wrote.
   ['the home scope widened', `UPDATE case_meta SET value = '{"tenants":["*"],"maxClassification":"restricted"}' WHERE key = 'home_scope'`, 'case identity: case identity differs'],
