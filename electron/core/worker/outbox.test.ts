@@ -14,6 +14,11 @@ afterEach(() => tc.cleanup());
 const db = () => tc.session.db();
 const all = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).all(...params) as T[];
 const one = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).get(...params) as T;
+/** Records, as the analyst, that each `[from, to]` revision was derived from the other. */
+async function derivations(pairs: [from: string, to: string][]): Promise<void> {
+  tc.as(ACTORS.analyst);
+  await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: pairs.map(([from, to]) => ({ type: 'wasDerivedFrom' as const, from: `rev:${from}`, to: `rev:${to}` })) });
+}
 const drain = (fanOut = 500) => runWorker(tc.session.context(), { owner: 'test', maxJobs: 10_000, fanOut });
 
 describe('outbox worker', () => {
@@ -91,13 +96,14 @@ describe('outbox worker', () => {
     await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
     expect((await tc.call('claim:get', { claimId: 'cl-d2' })).pendingRevalidation).toBe(true);
     drain();
-    const fences = all<{ revision_id: string; cause: string; parent: string | null }>(
-      `SELECT f.revision_id, f.cause, p.revision_id AS parent FROM revocation_fence f LEFT JOIN revocation_fence p ON p.fence_id = f.parent_fence_id ORDER BY f.fence_id`,
+    const fences = all<{ revision_id: string; cause: string; parent: string | null; reason: string }>(
+      `SELECT f.revision_id, f.cause, p.revision_id AS parent, f.reason FROM revocation_fence f LEFT JOIN revocation_fence p ON p.fence_id = f.parent_fence_id ORDER BY f.fence_id`,
     );
+    // Each derived fence says why: from the revoked revision, or from evidence itself derived.
     expect(fences).toEqual([
-      { revision_id: a, cause: 'REVOKED', parent: null },
-      { revision_id: d1, cause: 'DERIVED', parent: a },
-      { revision_id: d2, cause: 'DERIVED', parent: d1 },
+      { revision_id: a, cause: 'REVOKED', parent: null, reason: 'forged' },
+      { revision_id: d1, cause: 'DERIVED', parent: a, reason: `derived from ${a}, which was REVOKED` },
+      { revision_id: d2, cause: 'DERIVED', parent: d1, reason: `derived from ${d1}, which was itself derived from fenced evidence` },
     ]);
     const claim = await tc.call('claim:get', { claimId: 'cl-d2' });
     expect(claim).toMatchObject({ projection: 'PENDING_REVALIDATION', pendingRevalidation: false });
@@ -163,8 +169,7 @@ describe('outbox worker', () => {
   it('a derived page that takes exactly the last derived revisions ends the job', async () => {
     const a = await validatedRevision(tc, 'ev-a');
     const derived = [await validatedRevision(tc, 'ev-d0'), await validatedRevision(tc, 'ev-d1')];
-    tc.as(ACTORS.analyst);
-    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: derived.map((d) => ({ type: 'wasDerivedFrom' as const, from: `rev:${d}`, to: `rev:${a}` })) });
+    await derivations(derived.map((d) => [d, a]));
     tc.as(ACTORS.revoker);
     await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
     const run = drain(2);
@@ -175,8 +180,7 @@ describe('outbox worker', () => {
     const a = await validatedRevision(tc, 'ev-a');
     const derived: string[] = [];
     for (let i = 0; i < 5; i++) derived.push(await validatedRevision(tc, `ev-d${i}`));
-    tc.as(ACTORS.analyst);
-    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: derived.map((d) => ({ type: 'wasDerivedFrom' as const, from: `rev:${d}`, to: `rev:${a}` })) });
+    await derivations(derived.map((d) => [d, a]));
     tc.as(ACTORS.revoker);
     await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
     const run = drain(2);
@@ -270,46 +274,17 @@ describe('outbox worker', () => {
 });
 
 describe('what a page writes', () => {
-  it('says why each derived fence was written: from the revoked revision, or from evidence itself derived', async () => {
-    const a = await validatedRevision(tc, 'ev-a');
-    const d1 = await validatedRevision(tc, 'ev-d1');
-    const d2 = await validatedRevision(tc, 'ev-d2');
-    tc.as(ACTORS.analyst);
-    await tc.call('prov:record', {
-      tenant: 'acme',
-      classification: 'internal',
-      nodes: [],
-      edges: [
-        { type: 'wasDerivedFrom', from: `rev:${d1}`, to: `rev:${a}` },
-        { type: 'wasDerivedFrom', from: `rev:${d2}`, to: `rev:${d1}` },
-      ],
-    });
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
-    drain();
-    expect(all<{ revision_id: string; reason: string }>(`SELECT revision_id, reason FROM revocation_fence WHERE cause = 'DERIVED' ORDER BY fence_id`)).toEqual([
-      { revision_id: d1, reason: `derived from ${a}, which was REVOKED` },
-      { revision_id: d2, reason: `derived from ${d1}, which was itself derived from fenced evidence` },
-    ]);
-  });
-
   it('fences a revision reached by two paths, or around a cycle, once per revoke', async () => {
     const a = await validatedRevision(tc, 'ev-a');
     const [l, r, x] = [await validatedRevision(tc, 'ev-l'), await validatedRevision(tc, 'ev-r'), await validatedRevision(tc, 'ev-x')];
-    tc.as(ACTORS.analyst);
-    await tc.call('prov:record', {
-      tenant: 'acme',
-      classification: 'internal',
-      nodes: [],
-      edges: [
-        { type: 'wasDerivedFrom', from: `rev:${l}`, to: `rev:${a}` },
-        { type: 'wasDerivedFrom', from: `rev:${r}`, to: `rev:${a}` },
-        { type: 'wasDerivedFrom', from: `rev:${x}`, to: `rev:${l}` },
-        { type: 'wasDerivedFrom', from: `rev:${x}`, to: `rev:${r}` },
-        // A cycle back to the first derived revision.
-        { type: 'wasDerivedFrom', from: `rev:${l}`, to: `rev:${x}` },
-      ],
-    });
+    await derivations([
+      [l, a],
+      [r, a],
+      [x, l],
+      [x, r],
+      // A cycle back to the first derived revision.
+      [l, x],
+    ]);
     tc.as(ACTORS.revoker);
     await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
     const run = drain();
