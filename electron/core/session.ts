@@ -197,7 +197,8 @@ export class Session {
 
   private remember(path: string, name: string): void {
     const list = [{ path, name, openedAt: this.now() }, ...this.recent().filter((r) => r.path !== path)];
-    const tmp = `${this.recentFile()}.tmp`;
+    // A temp name of this process's own: two workbench processes opening cases at once must not rename each other's file away.
+    const tmp = `${this.recentFile()}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(list.slice(0, MAX_RECENT), null, 2));
     renameSync(tmp, this.recentFile());
   }
