@@ -62,7 +62,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'evidence validity context',
     actions: ['evidence:ingest', 'evidence:revise'],
     scope: 'each',
-    tables: ['evidence_revision', 'evidence_lineage'],
     check: (db, r) => {
       const b = r.body() as { revisionId: string; evidenceId?: string; title?: string; kind: string; mediaType?: string; context?: ValidityContext; supersedes?: string };
       // Receipts written before the context was recorded (schema 330) cannot be held to it.
@@ -94,7 +93,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'evidence content',
     actions: ['evidence:ingest', 'evidence:revise'],
     scope: 'each',
-    tables: ['evidence_revision'],
     check: (db, r) => {
       const digest = r.artifacts.content;
       if (digest === undefined) return null;
@@ -109,7 +107,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'evidence state',
     actions: ['evidence:ingest', 'evidence:revise', 'evidence:transition'],
     scope: 'latest',
-    tables: ['evidence_revision'],
     // A revise records the new revision and, when it superseded the one it corrects, that one too.
     latestTargets: (r) => {
       const superseded = r.action === 'evidence:revise' ? (r.body().superseded as { revisionId: string } | undefined) : undefined;
@@ -138,7 +135,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'evidence transition rows',
     actions: ['evidence:ingest', 'evidence:revise', 'evidence:transition'],
     scope: 'each',
-    tables: ['evidence_transition'],
     check: (db, r) => {
       const b = r.body() as {
         revisionId: string; state?: string; from?: string; to?: string; reason?: string; supportingRef?: string | null; firstReason?: string; supersedes?: string;
@@ -166,7 +162,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'claim binding',
     actions: ['claim:bind'],
     scope: 'each',
-    tables: ['claim_binding'],
     check: (db, r) => {
       const b = r.body() as { claimId: string; generation: number; revisionId: string; rationale: string };
       const row = db
@@ -186,7 +181,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'claim content',
     actions: ['claim:create'],
     scope: 'latest',
-    tables: ['claim'],
     check: (db, r) => {
       const id = targetId(r, 'claim');
       const row = db.prepare('SELECT * FROM claim WHERE claim_id = ?').get(id) as
@@ -208,7 +202,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'reviewer profile',
     actions: ['actor:create', 'case:create'],
     scope: 'latest',
-    tables: ['actor'],
     // The case's first admin is created by case:create, which names the case, not the actor.
     latestTargets: (r) => (r.action === 'case:create' ? [`actor:${(r.body().admin as { actorId: string }).actorId}`] : [r.targets[0]!]),
     check: (db, r, target) => {
@@ -232,7 +225,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'case identity',
     actions: ['case:create'],
     scope: 'latest',
-    tables: ['case_meta'],
     check: (db, r) => {
       const rows = db.prepare('SELECT key, value FROM case_meta').all() as { key: string; value: string }[];
       const stray = rows.find((x) => !(CASE_META_KEYS as readonly string[]).includes(x.key));
@@ -246,7 +238,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'key registration',
     actions: ['case:create', 'actor:create', 'actor:rekey'],
     scope: 'each',
-    tables: ['actor_key'],
     check: (db, r) => {
       const reg = r.body().registersKey as KeyRegistration | undefined;
       if (!reg) return 'registers no key';
@@ -271,7 +262,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'decision',
     actions: ['decision:propose', 'decision:approve', 'decision:reject', 'decision:withdraw'],
     scope: 'latest',
-    tables: ['decision'],
     check: (db, r) => {
       const id = targetId(r, 'decision');
       const row = db.prepare('SELECT * FROM decision WHERE decision_id = ?').get(id) as DecisionRow | undefined;
@@ -283,7 +273,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     name: 'review vote',
     actions: ['review:vote'],
     scope: 'each',
-    tables: ['review_vote'],
     check: (db, r) => {
       const id = targetId(r, 'vote');
       const row = db.prepare('SELECT * FROM review_vote WHERE vote_id = ?').get(Number(id)) as VoteRow | undefined;
@@ -297,7 +286,6 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
 export const CORE_CASE_CHECKS: readonly CaseStateCheck[] = [
   {
     name: 'reviewer keys',
-    tables: ['actor_key'],
     // Each reviewer signs with the key their last registration named, and every older one is retired:
     // a key marked retired (or active) behind the receipts' back changes who can sign.
     check: (db) => {

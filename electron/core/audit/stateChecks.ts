@@ -1,4 +1,6 @@
 import type { CaseDb } from '../store/caseFile';
+import { LATEST_VERSION } from '../store/migrations';
+import { schemaTablesAt, tableNames } from '../store/schemaTables';
 import { stateFingerprint } from './receipts';
 
 /**
@@ -55,15 +57,15 @@ export interface StateCheck {
   name: string;
   actions: readonly string[];
   scope: 'each' | 'latest';
-  /** Tables the check reads; on an older case file without them it is skipped (counted unchecked). */
-  tables: readonly string[];
-  /** null when the case still matches what the receipt recorded, else why it does not. */
   /**
    * 'latest' checks: the targets whose current state this receipt records (default: its first).
    * An evidence:revise also records the supersede of the revision it corrects.
    */
   latestTargets?(r: ReceiptFacts): string[];
-  /** `target`: for 'latest' checks, the target being checked; 'each' checks get the first target. */
+  /**
+   * null when the case still matches what the receipt recorded, else why it does not.
+   * `target`: for 'latest' checks, the target being checked; 'each' checks get the first target.
+   */
   check(db: CaseDb, r: ReceiptFacts, target: string): string | null;
 }
 
@@ -74,7 +76,6 @@ export interface StateCheck {
  */
 export interface CaseStateCheck {
   name: string;
-  tables: readonly string[];
   /** null when the case is consistent with its receipts, else what is not. */
   check(db: CaseDb): string | null;
 }
@@ -93,6 +94,13 @@ export class StateCollector {
   private readonly named = new Set<string>();
   private readonly namedPairs = new Map<string, Set<string>>();
   private readonly presentTables: Set<string>;
+  /**
+   * Verified as it is, without migrating (cli verify of a file an older build wrote): a check that
+   * reads a table its schema does not have yet is skipped and counted unchecked.
+   */
+  private readonly olderSchema: boolean;
+  /** Tables the file's own schema version has and the file does not: dropped by hand, a break. */
+  private readonly dropped: string[];
   checked = 0;
   unchecked = 0;
   private firstBreak: StateBreak | null = null;
@@ -109,9 +117,10 @@ export class StateCollector {
     private readonly coverage: 'whole-chain' | 'since-resume' = 'whole-chain',
   ) {
     for (const c of checks) for (const a of c.actions) this.byAction.set(a, [...(this.byAction.get(a) ?? []), c]);
-    this.presentTables = new Set(
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name),
-    );
+    this.presentTables = new Set(tableNames(db));
+    const version = db.pragma('user_version', { simple: true }) as number;
+    this.olderSchema = version < LATEST_VERSION;
+    this.dropped = [...schemaTablesAt(version)].filter((t) => !this.presentTables.has(t));
   }
 
   /**
@@ -154,6 +163,10 @@ export class StateCollector {
    * those checks wait for it. Immutable facts ('each') were checked as they streamed by.
    */
   finish(length: number, complete: boolean): StateBreak | null {
+    if (this.dropped.length > 0 && !this.firstBreak) {
+      // A missing table of the file's own schema is not "nothing to check": its rows are gone.
+      this.firstBreak = { seq: length + 1, reason: `the case file's schema has the table(s) ${this.dropped.join(', ')}, and the file does not: dropped outside the workbench, with every row in them` };
+    }
     if (complete) {
       for (const [target, r] of this.latest) {
         // Each check runs for the targets it records the state of, and only those.
@@ -167,12 +180,9 @@ export class StateCollector {
       }
       for (const c of this.coverage === 'whole-chain' ? this.caseChecks : []) {
         if (this.firstBreak) break;
-        if (!c.tables.every((t) => this.presentTables.has(t))) {
-          this.unchecked += 1;
-          continue;
-        }
-        const problem = c.check(this.db);
-        if (problem === null) this.checked += 1;
+        const problem = this.attempt(() => c.check(this.db));
+        if (problem === undefined) this.unchecked += 1;
+        else if (problem === null) this.checked += 1;
         else this.firstBreak = { seq: length + 1, reason: `${c.name}: ${problem}: it was changed without a receipt, or receipts were removed from the end of the chain` };
       }
     }
@@ -204,16 +214,25 @@ export class StateCollector {
     return null;
   }
 
+  /**
+   * A check's answer; undefined when it cannot run on an older schema (a table it reads came later).
+   * Any other failure to recompute is a problem: the verifier never guesses.
+   */
+  private attempt(check: () => string | null): string | null | undefined {
+    try {
+      return check();
+    } catch (err) {
+      const message = (err as Error).message;
+      if (this.olderSchema && message.startsWith('no such table')) return undefined;
+      return `could not be recomputed (${message})`;
+    }
+  }
+
   private run(c: StateCheck, r: ReceiptFacts, target: string = r.targets[0] ?? ''): void {
-    if (!c.tables.every((t) => this.presentTables.has(t))) {
+    const problem = this.attempt(() => c.check(this.db, r, target));
+    if (problem === undefined) {
       this.unchecked += 1;
       return;
-    }
-    let problem: string | null;
-    try {
-      problem = c.check(this.db, r, target);
-    } catch (err) {
-      problem = `could not be recomputed (${(err as Error).message})`;
     }
     if (problem === null) {
       this.checked += 1;

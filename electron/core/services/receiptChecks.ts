@@ -86,7 +86,6 @@ export const RECEIPT_CASE_CHECKS: readonly CaseStateCheck[] = [
     // per-receipt checks find rows missing or altered; this finds rows added (an unbound item
     // slipped back into a later generation).
     name: 'claim bindings',
-    tables: ['claim_binding'],
     check: (db) => {
       const bound = new Set(
         db
@@ -113,7 +112,6 @@ export const RECEIPT_CASE_CHECKS: readonly CaseStateCheck[] = [
   /** Every provenance node was added by a prov:record receipt or by a quote that matched its source. */
   {
     name: 'provenance nodes',
-    tables: ['prov_node'],
     check: (db) => {
       const named = new Set(
         db
@@ -136,7 +134,6 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     name: 'copy links',
     actions: ['evidence:ingest', 'evidence:revise'],
     scope: 'each',
-    tables: ['evidence_copy', 'copy_signature'],
     check: (db, r) => {
       const found = r.body().copies as { copyOf: string; jaccard: number; containment: number; reason: string }[] | undefined;
       // Receipts written before copy detection (schema 330) record none.
@@ -164,7 +161,6 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     name: 'copy independence',
     actions: ['evidence:confirmIndependent'],
     scope: 'each',
-    tables: ['evidence_copy'],
     check: (db, r) => {
       const b = r.body() as { revisionId: string; copyOf: string };
       const l = copyLink(db, b.revisionId, b.copyOf);
@@ -177,7 +173,6 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     name: 'source document',
     actions: ['source:add'],
     scope: 'each',
-    tables: ['source_document'],
     check: (db, r) => {
       const id = firstTarget(r, 'source');
       const row = db.prepare('SELECT * FROM source_document WHERE source_id = ?').get(id) as
@@ -201,7 +196,6 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     name: 'evidence span',
     actions: ['evidence:ingest', 'evidence:revise'],
     scope: 'each',
-    tables: ['evidence_span'],
     check: (db, r) => {
       const span = r.body().span as { sourceId: string; start: number; end: number; quoteSha256: string; matches?: boolean; nodesAdded?: string[] } | undefined;
       if (!span) return null;
@@ -227,7 +221,6 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     name: 'provenance',
     actions: ['prov:record'],
     scope: 'each',
-    tables: ['prov_node', 'prov_edge'],
     check: (db, r) => {
       const body = r.body() as {
         nodesAdded: string[]; edges: { type: string; from: string; to: string }[]; tenant: string; classification: string;
@@ -260,7 +253,6 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     name: 'validation run',
     actions: ['evidence:transition'],
     scope: 'each',
-    tables: ['validation_run', 'validation_check'],
     check: (db, r) => {
       const v = r.body().validation as { runId: number; failed: string[]; overrideReason: string | null; digest?: string } | undefined;
       if (!v) return null;
@@ -283,7 +275,6 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     name: 'claim unbind',
     actions: ['claim:unbind'],
     scope: 'each',
-    tables: ['claim_binding'],
     check: (db, r) => {
       const b = r.body() as { claimId: string; toGeneration: number; bindingWatermark: number; revisionId: string };
       if (generationDigest(db, b.claimId, b.toGeneration, b.bindingWatermark) !== r.artifacts.bindings) {
@@ -297,7 +288,6 @@ export const RECEIPT_STATE_CHECKS: readonly StateCheck[] = [
     name: 'claim unresolved',
     actions: ['claim:markUnresolved', 'claim:clearUnresolved'],
     scope: 'each',
-    tables: ['claim', 'audit_receipt'],
     check: (db, r) => {
       if (!isNewestUnresolvedReceipt(db, r)) return null;
       const id = firstTarget(r, 'claim');

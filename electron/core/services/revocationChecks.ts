@@ -64,7 +64,6 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
     name: 'revocation fence',
     actions: ['evidence:transition', 'evidence:revise'],
     scope: 'each',
-    tables: ['revocation_fence', 'outbox_job'],
     check: (db, r) => {
       const b = r.body() as {
         revisionId: string; from?: string; to?: string; reason?: string; supportingRef?: string | null; effects?: { fence?: RecordedFence };
@@ -100,7 +99,6 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
     name: 'revocation convergence',
     actions: ['revocation:converge'],
     scope: 'each',
-    tables: ['outbox_job', 'projection_ledger'],
     check: (db, r) => {
       const { jobId } = r.body() as { jobId: number };
       const b = r.body() as { fenceId: number; rootFenceId: number; phase: string; cursor: string | null };
@@ -137,7 +135,6 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
     name: 'remediation resolution',
     actions: REMEDIATION_ACTIONS,
     scope: 'each',
-    tables: ['remediation', 'claim_binding', 'decision'],
     check: (db, r) => {
       const b = r.body() as { remediationId: number; claimId: string; resolution: string; reason: string; toGeneration: number; carriedDecisionId: string | null; bindingWatermark?: number };
       const row = remediationById(db, b.remediationId);
@@ -162,7 +159,6 @@ export const REVOCATION_STATE_CHECKS: readonly StateCheck[] = [
     name: 'claim generation',
     actions: GENERATION_ACTIONS,
     scope: 'latest',
-    tables: ['claim'],
     check: (db, r) => {
       const id = r.targets[0]?.slice('claim:'.length);
       const row = db.prepare('SELECT claim_id, generation FROM claim WHERE claim_id = ?').get(id) as { claim_id: string; generation: number } | undefined;
@@ -183,7 +179,6 @@ type RecordedFence = { fenceId: number; jobId: number; bindingWatermark?: number
 export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
   {
     name: 'revocation fences',
-    tables: ['revocation_fence'],
     check: (db) => {
       // A fence is written by a receipted move (its receipt names it) or, DERIVED, by the worker
       // under a fence that exists: anything else was added behind the receipts' back.
@@ -227,7 +222,6 @@ export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
   },
   {
     name: 'support projections',
-    tables: ['support_projection', 'projection_ledger'],
     check: (db) => {
       const rows = db.prepare('SELECT claim_id, generation, projection, reasons, version, fence_watermark, computed_at, job_id FROM support_projection ORDER BY claim_id').all() as {
         claim_id: string; generation: number; projection: string; reasons: string; version: number; fence_watermark: number; computed_at: string; job_id: number | null;
