@@ -32,6 +32,9 @@ const EDITS: [what: string, sql: string, expected: string][] = [
   // Reviewer keys: who can sign.
   ['an active key marked retired', `UPDATE actor_key SET retired_at = '2026-11-21T00:00:00.000Z' WHERE actor_id = 'carol'`, 'of carol is marked retired, but no later receipt replaced it'],
   ['a key row deleted', `DELETE FROM actor_key WHERE actor_id = 'carol'`, 'key registration: actor_key lacks '],
+  ['a public key swapped for another reviewer\'s', `UPDATE actor_key SET public_key = (SELECT public_key FROM actor_key WHERE actor_id = 'admin' AND retired_at IS NULL) WHERE actor_id = 'carol'`, 'differs from the key this receipt registered'],
+  ['a retired key handed to another reviewer', `UPDATE actor_key SET actor_id = 'carol' WHERE actor_id = 'dave' AND retired_at IS NOT NULL`, 'differs from the key this receipt registered'],
+  ['a key\'s algorithm changed', `UPDATE actor_key SET algorithm = 'x25519' WHERE actor_id = 'carol'`, 'differs from the key this receipt registered'],
   // The lifecycle history: a transition row deleted, reworded or added behind the receipts' back.
   ['a transition row deleted', `DELETE FROM evidence_transition WHERE transition_id = (SELECT MAX(transition_id) FROM evidence_transition)`, 'missing or altered'],
   ['a first state reworded', `UPDATE evidence_transition SET reason = 'nothing to see' WHERE from_state IS NULL AND revision_id = (SELECT MIN(revision_id) FROM evidence_revision)`, 'evidence transition rows: the first lifecycle state of'],
