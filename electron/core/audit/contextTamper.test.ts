@@ -32,6 +32,11 @@ const EDITS: [what: string, sql: string, expected: string][] = [
   // Reviewer keys: who can sign.
   ['an active key marked retired', `UPDATE actor_key SET retired_at = '2026-11-21T00:00:00.000Z' WHERE actor_id = 'carol'`, 'of carol is marked retired, but no later receipt replaced it'],
   ['a key row deleted', `DELETE FROM actor_key WHERE actor_id = 'carol'`, 'key registration: actor_key lacks '],
+  [
+    'a retired key row added that no receipt registered',
+    `INSERT INTO actor_key (key_id, actor_id, algorithm, public_key, registered_at, retired_at) SELECT 'ed25519:' || substr(key_id, 9, 8) || 'forged', actor_id, algorithm, public_key, registered_at, registered_at FROM actor_key WHERE actor_id = 'carol'`,
+    'of carol was registered by no receipt',
+  ],
   ['a public key swapped for another reviewer\'s', `UPDATE actor_key SET public_key = (SELECT public_key FROM actor_key WHERE actor_id = 'admin' AND retired_at IS NULL) WHERE actor_id = 'carol'`, 'differs from the key this receipt registered'],
   ['a retired key handed to another reviewer', `UPDATE actor_key SET actor_id = 'carol' WHERE actor_id = 'dave' AND retired_at IS NOT NULL`, 'differs from the key this receipt registered'],
   ['a key\'s algorithm changed', `UPDATE actor_key SET algorithm = 'x25519' WHERE actor_id = 'carol'`, 'differs from the key this receipt registered'],
@@ -91,6 +96,18 @@ describe('verify holds every evidence column to its ingest receipt', () => {
     db.close();
     const states = target.state_version + 1;
     expect((await verifyCaseFile(path)).summary).toContain(`${target.revision_id} has ${states + 1} lifecycle transition rows for ${states} receipted states`);
+  });
+
+  it('a replaced key made active again, the new one retired, is caught by the receipt that retired it', async () => {
+    const path = `${base.path}.${Math.random().toString(36).slice(2)}.sqlite`;
+    copyFileSync(base.path, path);
+    const db = openAsAttacker(path);
+    const old = db.prepare(`SELECT key_id FROM actor_key WHERE actor_id = 'dave' AND retired_at IS NOT NULL`).pluck().get() as string;
+    db.prepare(`UPDATE actor_key SET retired_at = '2026-11-21T00:00:00.000Z' WHERE actor_id = 'dave' AND retired_at IS NULL`).run();
+    db.prepare('UPDATE actor_key SET retired_at = NULL WHERE key_id = ?').run(old);
+    db.close();
+    const result = await verifyCaseFile(path);
+    expect(result.verification?.firstBroken?.reason).toBe(`key registration: key ${old}, retired by this receipt, is not marked retired`);
   });
 
   it('a revision row deleted is named as missing by the check of its ingest', async () => {

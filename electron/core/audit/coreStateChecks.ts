@@ -239,8 +239,8 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
     actions: ['case:create', 'actor:create', 'actor:rekey'],
     scope: 'each',
     check: (db, r) => {
-      const reg = r.body().registersKey as KeyRegistration | undefined;
-      if (!reg) return 'registers no key';
+      // verify.ts has refused, as a signature break, a registering receipt that registers no key.
+      const reg = r.body().registersKey as KeyRegistration;
       const key = db.prepare('SELECT actor_id, algorithm, public_key, registered_at, retired_at FROM actor_key WHERE key_id = ?');
       const row = key.get(reg.keyId) as { actor_id: string; algorithm: string; public_key: string; registered_at: string; retired_at: string | null } | undefined;
       if (!row) return `actor_key lacks ${reg.keyId}, which this receipt registered for ${reg.actorId}`;
@@ -286,23 +286,24 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
 export const CORE_CASE_CHECKS: readonly CaseStateCheck[] = [
   {
     name: 'reviewer keys',
-    // Each reviewer signs with the key their last registration named, and every older one is retired:
-    // a key marked retired (or active) behind the receipts' back changes who can sign.
+    // Each reviewer signs with the key their last registration named. A key row no receipt
+    // registered, or the last key marked retired, changes who can sign. (A replaced key left active
+    // is the key-registration check's to find: each registration names the keys it retires.)
     check: (db) => {
-      const wrong = db
+      const registrations = db
         .prepare(
-          `SELECT k.key_id, k.actor_id, k.retired_at IS NULL AS active FROM actor_key k
-           WHERE (k.retired_at IS NULL) <> (k.key_id = (
-             SELECT json_extract(body, '$.registersKey.keyId') FROM audit_receipt
-             WHERE action IN ('case:create', 'actor:create', 'actor:rekey') AND json_extract(body, '$.registersKey.actorId') = k.actor_id
-             ORDER BY seq DESC LIMIT 1))
-           ORDER BY k.key_id LIMIT 1`,
+          `SELECT json_extract(body, '$.registersKey.keyId') AS keyId, json_extract(body, '$.registersKey.actorId') AS actorId FROM audit_receipt
+           WHERE action IN ('case:create', 'actor:create', 'actor:rekey') ORDER BY seq`,
         )
-        .get() as { key_id: string; actor_id: string; active: number } | undefined;
-      if (!wrong) return null;
-      return wrong.active
-        ? `key ${wrong.key_id} of ${wrong.actor_id} is active, but a later receipt replaced it`
-        : `key ${wrong.key_id} of ${wrong.actor_id} is marked retired, but no later receipt replaced it`;
+        .all() as { keyId: string; actorId: string }[];
+      const registeredTo = new Map(registrations.map((x) => [x.keyId, x.actorId]));
+      const lastOf = new Map(registrations.map((x) => [x.actorId, x.keyId]));
+      const keys = db.prepare('SELECT key_id, actor_id, retired_at FROM actor_key ORDER BY key_id').all() as { key_id: string; actor_id: string; retired_at: string | null }[];
+      for (const k of keys) {
+        if (registeredTo.get(k.key_id) !== k.actor_id) return `key ${k.key_id} of ${k.actor_id} was registered by no receipt`;
+        if (lastOf.get(k.actor_id) === k.key_id && k.retired_at !== null) return `key ${k.key_id} of ${k.actor_id} is marked retired, but no later receipt replaced it`;
+      }
+      return null;
     },
   },
 ];
