@@ -151,3 +151,37 @@ describe('four eyes and roles', () => {
     expect((await rc.call('decision:get', { decisionId: d.decisionId })).hiddenEvidenceRefs).toBe(1);
   });
 });
+
+describe('decisions out of reach', () => {
+  it('answers a decision on a claim outside your clearance exactly as one that does not exist', async () => {
+    const secret = await rc.evidence('ev-secret-1', { classification: 'restricted' });
+    const claimId = await rc.claim('cl-secret', { classification: 'restricted' });
+    await rc.bind(claimId, secret);
+    rc.as('bob');
+    const d = await rc.call('decision:propose', { claimId, verdict: 'SUPPORTED', rationale: 'r' });
+    rc.as('faye');
+    expect(await errorOf('decision:get', { decisionId: d.decisionId })).toEqual({ code: 'NOT_FOUND', message: `decision:get: no decision ${d.decisionId} is visible to you` });
+    expect(await errorOf('decision:get', { decisionId: 'dec-nowhere' })).toEqual({ code: 'NOT_FOUND', message: 'decision:get: no decision dec-nowhere is visible to you' });
+  });
+
+  it('refuses to settle a decision that is no longer an open proposal, naming its status', async () => {
+    const { d } = await proposed();
+    await rc.call('decision:withdraw', { decisionId: d.decisionId, reason: 'wrong verdict' });
+    rc.as('carol');
+    expect(await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).toEqual({
+      code: 'CONFLICT',
+      message: `decision:approve: decision ${d.decisionId} is WITHDRAWN, not PROPOSED; only an open proposal can be approved, rejected or withdrawn`,
+    });
+  });
+
+  it('says a decision record may have been altered when its fingerprint moved but its basis did not', async () => {
+    const { d } = await proposed();
+    const db = rc.session.db();
+    db.exec('DROP TRIGGER decision_basis_immutable');
+    db.prepare('UPDATE decision SET fingerprint = ? WHERE decision_id = ?').run('0'.repeat(64), d.decisionId);
+    expect(await rc.call('decision:get', { decisionId: d.decisionId })).toMatchObject({
+      current: false,
+      changes: ['the fingerprint no longer matches although generation and evidence did not move: the decision record may have been altered; run audit:verify'],
+    });
+  });
+});

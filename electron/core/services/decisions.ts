@@ -74,6 +74,8 @@ function settle(ctx: ServiceContext, d: DecisionRow, channel: string, status: 'A
   const changed = ctx.db
     .prepare(`UPDATE decision SET status = ?, decided_by = ?, decided_at = ?, decision_note = ? WHERE decision_id = ? AND status = 'PROPOSED'`)
     .run(status, ctx.actor.actorId, ctx.now(), note, d.decision_id).changes;
+  // Within the write transaction assertProposed already holds; the compare-and-swap stays so settle can never overwrite a decision.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,BlockStatement: unreachable inside the write transaction (see above)
   if (changed !== 1) throw conflict(`${channel}: decision ${d.decision_id} changed while you were deciding; reload it`);
   const after = ctx.db.prepare('SELECT * FROM decision WHERE decision_id = ?').get(d.decision_id) as DecisionRow;
   appendReceipt(ctx, {
