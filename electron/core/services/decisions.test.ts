@@ -185,3 +185,39 @@ describe('decisions out of reach', () => {
     });
   });
 });
+
+describe('what a refused approval or check says', () => {
+  it('lists every change that made a proposal stale', async () => {
+    const { d } = await proposed();
+    const ev3 = await rc.evidence('ev-proxy');
+    const ev4 = await rc.evidence('ev-dns');
+    await rc.bind('cl-1', ev3, 'REFUTES');
+    await rc.bind('cl-1', ev4);
+    rc.as('carol');
+    expect((await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).message).toBe(
+      `decision:approve: ${d.decisionId} is stale: revision ${ev4} was bound; revision ${ev3} was bound; propose a new decision on the claim as it is now`,
+    );
+  });
+
+  it('decision:verify refuses a fingerprint that is not the decision\'s, quoting both', async () => {
+    const { d } = await proposed();
+    const other = 'ab'.repeat(32);
+    expect(await errorOf('decision:verify', { decisionId: d.decisionId, fingerprint: other })).toEqual({
+      code: 'CONFLICT',
+      message: `decision:verify: ${other.slice(0, 12)}… is not the fingerprint of ${d.decisionId} (${d.fingerprint.slice(0, 12)}…); you are looking at a different decision`,
+    });
+    expect((await rc.call('decision:verify', { decisionId: d.decisionId, fingerprint: d.fingerprint })).decisionId).toBe(d.decisionId);
+  });
+
+  it('refuses an UNRESOLVED verdict on a quorum claim before the quorum has voted', async () => {
+    const ev = await rc.evidence('ev-q');
+    await rc.claim('cl-q', { quorumSize: 3 });
+    await rc.bind('cl-q', ev);
+    rc.as('bob');
+    const d = await rc.call('decision:propose', { claimId: 'cl-q', verdict: 'UNRESOLVED', rationale: 'cannot tell' });
+    rc.as('carol');
+    expect((await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).message).toBe(
+      "decision:approve: claim cl-q cannot be decided UNRESOLVED: it requires a quorum review of 3 and only 0 reviewers have voted validly on it as it is now; collect the quorum's votes (review:vote, abstaining is allowed) before recording it UNRESOLVED",
+    );
+  });
+});
