@@ -157,7 +157,14 @@ describe('case:finalize', () => {
     raw.prepare("UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = 3").run();
     raw.close();
     const gate = await rc.call('case:gate', {});
-    expect(gate.blockers.map((b) => [b.kind, b.target])).toEqual([['chain', 'audit:seq:3']]);
+    expect(gate.blockers).toEqual([
+      {
+        kind: 'chain',
+        target: 'audit:seq:3',
+        message: "the audit chain is broken at seq 3 (chain): hash does not cover the stored receipt: a field was edited (or the previous receipt's signature was replaced)",
+        check: 'audit chain',
+      },
+    ]);
   });
 
   it('is refused to non-admins and to an admin not cleared for the whole case', async () => {
@@ -171,7 +178,9 @@ describe('case:finalize', () => {
     expect(env).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     if (!env.ok) expect(env.error.message).not.toContain('cl-secret');
     const gate = await rc.call('case:gate', {});
-    expect(gate.blockers).toEqual([expect.objectContaining({ target: 'hidden' })]);
+    expect(gate.blockers).toEqual([
+      { kind: 'undecided', target: 'hidden', message: 'an item outside your clearance blocks finalization; an admin cleared for the whole case can see which', check: 'claim decisions' },
+    ]);
     expect(JSON.stringify(gate)).not.toContain('cl-secret');
   });
 });
