@@ -51,7 +51,10 @@ describe('decision fingerprints', () => {
     const got = await rc.call('decision:get', { decisionId: d.decisionId });
     expect(got).toMatchObject({ status: 'PROPOSED', current: false, changes: [`revision ${ev3} was bound`] });
     // decision:verify (read-only) refuses the same way.
-    expect((await errorOf('decision:verify', { decisionId: d.decisionId, fingerprint: d.fingerprint })).code).toBe('CONFLICT');
+    expect(await errorOf('decision:verify', { decisionId: d.decisionId, fingerprint: d.fingerprint })).toEqual({
+      code: 'CONFLICT',
+      message: `decision:verify: ${d.decisionId} is stale: revision ${ev3} was bound`,
+    });
   });
 
   it('refuses an approval carrying a fingerprint other than the proposal\'s', async () => {
@@ -219,5 +222,23 @@ describe('what a refused approval or check says', () => {
     expect((await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).message).toBe(
       "decision:approve: claim cl-q cannot be decided UNRESOLVED: it requires a quorum review of 3 and only 0 reviewers have voted validly on it as it is now; collect the quorum's votes (review:vote, abstaining is allowed) before recording it UNRESOLVED",
     );
+  });
+});
+
+describe('decision:list', () => {
+  it('filters by claim and by status', async () => {
+    const { d } = await proposed();
+    const ev = await rc.evidence('ev-other');
+    await rc.claim('cl-2');
+    await rc.bind('cl-2', ev);
+    rc.as('dave');
+    const other = await rc.call('decision:propose', { claimId: 'cl-2', verdict: 'REFUTED', rationale: 'the other log' });
+    rc.as('carol');
+    await rc.call('decision:approve', { decisionId: other.decisionId, fingerprint: other.fingerprint });
+    const ids = async (req: { claimId?: string; status?: 'PROPOSED' | 'APPROVED' }) => (await rc.call('decision:list', req)).items.map((x) => x.decisionId);
+    expect(await ids({})).toEqual([d.decisionId, other.decisionId]);
+    expect(await ids({ claimId: 'cl-2' })).toEqual([other.decisionId]);
+    expect(await ids({ status: 'PROPOSED' })).toEqual([d.decisionId]);
+    expect(await ids({ claimId: 'cl-1', status: 'APPROVED' })).toEqual([]);
   });
 });
