@@ -200,7 +200,7 @@ function setUnresolved(ctx: ServiceContext, channel: string, claimId: string, re
     }
     const quorumSize = policyOf(claim).quorumSize;
     if (mark && quorumSize !== null) {
-      const q = quorumView(ctx, claim);
+      const q = quorumView(ctx, claim, quorumSize);
       const refusal = unresolvedRefusal(q, q.votes, quorumSize);
       if (refusal) throw conflict(`${channel}: claim ${claimId} cannot be recorded UNRESOLVED: ${refusal}`);
     }

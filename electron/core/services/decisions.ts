@@ -146,7 +146,7 @@ export function approveDecision(ctx: ServiceContext, req: ParsedRequestOf<'decis
     const policy = policyOf(claim);
     let quorum: Record<string, unknown> | null = null;
     if (policy.quorumSize !== null) {
-      const q = quorumView(ctx, claim);
+      const q = quorumView(ctx, claim, policy.quorumSize);
       quorum = { tier: q.tier, validVotes: q.validVotes, refuteVotes: q.refuteVotes };
       if (d.verdict === 'SUPPORTED' && q.tier !== 'VERIFIED') {
         throw conflict(`${channel}: claim ${claim.claim_id} needs a quorum review of ${policy.quorumSize} and it is ${q.tier} (${q.reason}); a SUPPORTED verdict needs the quorum to survive: collect votes with review:vote`);

@@ -1,9 +1,9 @@
 import type { GateBlocker } from '../../../shared/ipc/channels/gate';
 import type { ServiceContext } from '../context';
-import { policyOf, type ClaimRow } from '../store/claimRows';
+import type { ClaimRow } from '../store/claimRows';
 import { effectiveDecision } from '../store/reviewRows';
 import { listClaims } from './claims';
-import { quorumView } from './quorum';
+import { quorumOf } from './quorum';
 import { decisionStateOf } from './review';
 import { remediationBlockers, revalidationBlockers } from './revocationChecks';
 
@@ -35,10 +35,8 @@ function claimDecisions(ctx: ServiceContext): GateBlocker[] {
       blockers.push({ kind: 'open-proposal', target, message: `${target} is decided but a newer proposal is still open; approve, reject or withdraw it` });
     }
     // Votes can move after an approval: a SUPPORTED decision must still stand on a surviving quorum.
-    if (effective?.verdict === 'SUPPORTED' && policyOf(claim).quorumSize !== null) {
-      const q = quorumView(ctx, claim);
-      if (q.tier !== 'VERIFIED') blockers.push({ kind: 'quorum', target, message: `${target} is decided SUPPORTED but its quorum review is now ${q.tier} (${q.reason})` });
-    }
+    const q = effective?.verdict === 'SUPPORTED' ? quorumOf(ctx, claim) : null;
+    if (q && q.tier !== 'VERIFIED') blockers.push({ kind: 'quorum', target, message: `${target} is decided SUPPORTED but its quorum review is now ${q.tier} (${q.reason})` });
   }
   return blockers;
 }

@@ -11,14 +11,18 @@ export function toVoteView(r: VoteRow): VoteView {
   return { ...s, problems: voteValidity({ checklist: s.checklist, reason: s.reason }).problems };
 }
 
+/** The quorum state of a claim that requires a quorum review; null for one that does not. */
+export function quorumOf(ctx: ServiceContext, claim: ClaimRow): QuorumView | null {
+  const size = policyOf(claim).quorumSize;
+  return size === null ? null : quorumView(ctx, claim, size);
+}
+
 /**
  * The quorum state of a claim: each reviewer's latest vote on the claim's current basis counts;
  * votes on an earlier generation or evidence set stay as history but do not count, because they
  * reviewed something else.
  */
-export function quorumView(ctx: ServiceContext, claim: ClaimRow): QuorumView {
-  const size = policyOf(claim).quorumSize;
-  if (size === null) throw new Error(`quorumView: claim ${claim.claim_id} has no quorum policy`);
+export function quorumView(ctx: ServiceContext, claim: ClaimRow, size: number): QuorumView {
   const basis = voteBasisFingerprint(claimBasis(ctx.db, claim));
   const rows = ctx.db.prepare('SELECT * FROM review_vote WHERE claim_id = ? ORDER BY vote_id').all(claim.claim_id) as VoteRow[];
   const latest = new Map<string, VoteRow>();

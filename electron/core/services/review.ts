@@ -16,7 +16,7 @@ import {
 import { loadVisibleClaim, policyOf, visibleClaimRows, type ClaimRow } from '../store/claimRows';
 import { effectiveDecision, openProposal, voteState, type VoteRow } from '../store/reviewRows';
 import { currency, TERMINAL_VERDICTS, toDecisionView } from './decisions';
-import { quorumView, toVoteView } from './quorum';
+import { quorumOf, quorumView, toVoteView } from './quorum';
 import { writeTransaction } from '../store/caseFile';
 
 /**
@@ -51,7 +51,7 @@ export function castVote(ctx: ServiceContext, req: ParsedRequestOf<'review:vote'
       )
       .run(claim.claim_id, basis.generation, basisFp, ctx.actor.actorId, req.refuted === null ? null : Number(req.refuted), JSON.stringify(req.checklist), req.reason, JSON.stringify(killReasons), Number(validity.valid), ctx.now());
     const row = ctx.db.prepare('SELECT * FROM review_vote WHERE vote_id = ?').get(info.lastInsertRowid) as VoteRow;
-    const quorum = quorumView(ctx, claim);
+    const quorum = quorumView(ctx, claim, size);
     appendReceipt(ctx, {
       action: channel,
       targets: [`vote:${row.vote_id}`, `claim:${claim.claim_id}`],
@@ -112,7 +112,7 @@ export function getClaimReview(ctx: ServiceContext, claimId: string): ClaimRevie
     effectiveDecision: decisions.find((d) => d.effective) ?? null,
     openProposal: decisions.find((d) => d.status === 'PROPOSED') ?? null,
     decisions,
-    quorum: policyOf(claim).quorumSize === null ? null : quorumView(ctx, claim),
+    quorum: quorumOf(ctx, claim),
   };
 }
 
@@ -129,7 +129,7 @@ export function listClaimReviews(ctx: ServiceContext): { items: ClaimReviewSumma
         status: statuses.get(claim.claim_id) ?? null,
         decisionState: decisionStateOf(ctx, claim).state,
         verdict: effective?.verdict ?? null,
-        quorumTier: policyOf(claim).quorumSize === null ? null : quorumView(ctx, claim).tier,
+        quorumTier: quorumOf(ctx, claim)?.tier ?? null,
       };
     }),
   };
