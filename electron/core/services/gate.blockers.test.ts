@@ -71,3 +71,30 @@ describe('what the gate says blocks a case', () => {
     expect(await blockers()).toEqual([]);
   });
 });
+
+describe('revocation under a decision', () => {
+  it('blocks on the decision resting on revoked evidence, then on its open remediation once the worker converged', async () => {
+    const ev = await rc.evidence('ev-r');
+    await rc.claim('cl-r');
+    await rc.bind('cl-r', ev);
+    const d = await decide('cl-r');
+    rc.as('dave');
+    await rc.call('evidence:transition', { revisionId: ev, to: 'REVOKED', reason: 'feed fabricated' });
+    await rc.call('revocation:runWorker', { maxJobs: 10 });
+    const [remediation] = (await rc.call('remediation:list', { status: 'OPEN' })).items;
+    expect(await blockers()).toEqual([
+      {
+        kind: 'revalidation',
+        target: `decision:${d.decisionId}`,
+        message: `decision ${d.decisionId} on claim cl-r rests on ${ev}, which is REVOKED; remediate it (retain a successor revision, re-review or withdraw)`,
+        check: 'decided evidence',
+      },
+      {
+        kind: 'remediation',
+        target: 'claim:cl-r',
+        message: `remediation ${remediation!.remediationId}: decision ${d.decisionId} on claim cl-r left ELIGIBLE (PARTIALLY_SUPPORTED); retain it on a successor revision, request a re-review or withdraw it`,
+        check: 'open remediations',
+      },
+    ]);
+  });
+});
