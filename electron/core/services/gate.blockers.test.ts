@@ -92,7 +92,7 @@ describe('revocation under a decision', () => {
       {
         kind: 'remediation',
         target: 'claim:cl-r',
-        message: `remediation ${remediation!.remediationId}: decision ${d.decisionId} on claim cl-r left ELIGIBLE (PARTIALLY_SUPPORTED); retain it on a successor revision, request a re-review or withdraw it`,
+        message: `remediation ${remediation!.remediationId}: decision ${d.decisionId} on claim cl-r fell from ELIGIBLE to PARTIALLY_SUPPORTED; retain it on a successor revision, request a re-review or withdraw it`,
         check: 'open remediations',
       },
     ]);

@@ -24,7 +24,7 @@ export function remediationBlockers(db: CaseDb): GateBlocker[] {
   return rows.map((m) => ({
     kind: 'remediation' as const,
     target: `claim:${m.claim_id}`,
-    message: `remediation ${m.remediation_id}: decision ${m.decision_id} on claim ${m.claim_id} left ELIGIBLE (${m.projection}); retain it on a successor revision, request a re-review or withdraw it`,
+    message: `remediation ${m.remediation_id}: decision ${m.decision_id} on claim ${m.claim_id} fell from ELIGIBLE to ${m.projection}; retain it on a successor revision, request a re-review or withdraw it`,
   }));
 }
 
