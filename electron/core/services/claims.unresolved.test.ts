@@ -49,3 +49,12 @@ describe('claim:markUnresolved / claim:clearUnresolved', () => {
     expect(tableDigest(tc.casePath)).toBe(marked);
   });
 });
+
+describe('claim:get', () => {
+  it('answers a hidden claim exactly as one that does not exist', async () => {
+    tc.as('rita');
+    for (const claimId of ['cl-hidden', 'cl-nowhere']) {
+      expect(await tc.raw('claim:get', { claimId })).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: `claim:get: no claim ${claimId} is visible to you` } });
+    }
+  });
+});

@@ -159,7 +159,14 @@ describe('validation checklist on evidence:transition', () => {
     const before = tableDigest(tc.casePath);
     expect(await toValidated(revisionId, { overrideReason: 'trust me' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     const q = await tc.raw('evidence:transition', { revisionId, to: 'QUARANTINED', reason: 'suspicious', overrideReason: 'n/a' });
-    expect(q).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(q).toEqual({
+      ok: false,
+      error: {
+        code: 'VALIDATION',
+        message: 'evidence:transition: overrideReason only applies to moves to VALIDATED; leave it out for QUARANTINED',
+        issues: [{ path: ['overrideReason'], message: 'only for VALIDATED' }],
+      },
+    });
     expect(tableDigest(tc.casePath)).toBe(before);
   });
 
