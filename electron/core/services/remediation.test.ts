@@ -98,6 +98,23 @@ describe('remediation:retainCurrentRevision', () => {
     expect(tableDigest(tc.casePath)).toBe(before);
   });
 
+  it('refuses a successor that is not later than the revision it would replace, and two successors for one binding', async () => {
+    const { a1, a2, rem } = await remediationOnSupersede();
+    const a3 = await validatedSuccessor(tc, a2);
+    tc.as(ACTORS.approver);
+    const before = tableDigest(tc.casePath);
+    expect(await errorOf('remediation:retainCurrentRevision', retain(rem, [a1]))).toEqual({
+      code: 'CONFLICT',
+      message: `remediation:retainCurrentRevision: ${a1} is not a later revision than ${a1}; name a successor revision`,
+    });
+    // a3 corrects a2: both are later than a1, and only one of them may take its place.
+    expect(await errorOf('remediation:retainCurrentRevision', retain(rem, [a3, a2]))).toEqual({
+      code: 'CONFLICT',
+      message: `remediation:retainCurrentRevision: both ${a3} and ${a2} would replace ${a1}; name exactly one successor per affected binding`,
+    });
+    expect(tableDigest(tc.casePath)).toBe(before);
+  });
+
   it('refuses a successor that is not usable, writing nothing', async () => {
     const { a2, rem } = await remediationOnSupersede({ validateSuccessor: false });
     expect(rem.affected[0]!.successors[0]).toMatchObject({ revisionId: a2, state: 'CANDIDATE', usable: false });
