@@ -79,8 +79,9 @@ describe('remediation:retainCurrentRevision', () => {
     const before = tableDigest(tc.casePath);
     const err = await errorOf('remediation:retainCurrentRevision', retain(rem, [x]));
     expect(err.code).toBe('CONFLICT');
-    expect(err.message).toContain(`${x} belongs to lineage ev-x`);
-    expect(err.message).toContain('cannot inherit the review');
+    expect(err.message).toBe(
+      `remediation:retainCurrentRevision: ${x} belongs to lineage ev-x, and no affected binding does (affected: ${rem.affected[0]!.revisionId}); a revision from a different lineage cannot inherit the review: request a re-review instead`,
+    );
     expect(tableDigest(tc.casePath)).toBe(before);
   });
 

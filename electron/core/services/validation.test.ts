@@ -103,6 +103,20 @@ describe('validation checklist on evidence:transition', () => {
     await expectBlockedBy(revisionId, 'applicability_present');
   });
 
+  it('names every failed check, each with its detail', async () => {
+    const { revisionId } = await tc.call('evidence:ingest', ingestRequest('ev-both', { context: { sourceVersion: null, appliesTo: [] } }));
+    tc.as('rita');
+    const answer = await toValidated(revisionId);
+    if (answer.ok) throw new Error('validated unexpectedly');
+    expect(answer.error.message).toBe(
+      `evidence:transition: ${revisionId} failed the validation checklist: ` +
+        'source_version_present (source_version is missing; record which version of the source was observed); ' +
+        'applicability_present (applies_to is empty; name the assets or accounts it applies to (or * for any)); ' +
+        'correct the evidence with evidence:revise, or as a reviewer override with overrideReason',
+    );
+    expect(answer.error.issues?.map((i) => i.path)).toEqual([['validation', 'source_version_present'], ['validation', 'applicability_present']]);
+  });
+
   it('blocks on content_parsed alone: declared JSON that does not parse', async () => {
     const { revisionId } = await tc.call('evidence:ingest', { ...ingestRequest('ev-json', { content: '{"process": "powershell.exe",' }), mediaType: 'application/json' });
     tc.as('rita');
