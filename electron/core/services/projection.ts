@@ -179,7 +179,7 @@ export function liveProjection(s: ClaimProjectionState, now: string, name?: Name
       kind: b.kind,
       usable: u.usable && !stale.has(b.revision_id),
       independenceGroup: b.independence_group,
-      ...(s.statusInputs.get(b.revision_id) ?? { originalSources: [], copies: [] }),
+      ...s.statusInputs.get(b.revision_id)!,
     })),
     policy: s.policy,
     unresolvedByReviewer: s.unresolved,

@@ -116,6 +116,25 @@ describe('remediation:retainCurrentRevision', () => {
     expect(tableDigest(tc.casePath)).toBe(before);
   });
 
+  it('needs a successor for every affected REQUIRED binding, and none for a SUPPORTING one', async () => {
+    const a1 = await validatedRevision(tc, 'ev-a');
+    const b1 = await validatedRevision(tc, 'ev-b');
+    await claimOn(tc, 'cl-1', [{ revisionId: a1, role: 'REQUIRED' }, { revisionId: b1, role: 'SUPPORTING' }]);
+    await approvedDecision(tc, 'cl-1');
+    const a2 = await validatedSuccessor(tc, a1);
+    const b2 = await validatedSuccessor(tc, b1);
+    await runWorker();
+    tc.as(ACTORS.approver);
+    const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
+    expect(rem!.affected.map((a) => a.revisionId).sort()).toEqual([a1, b1].sort());
+    expect(await errorOf('remediation:retainCurrentRevision', retain(rem!, [b2]))).toEqual({
+      code: 'CONFLICT',
+      message: `remediation:retainCurrentRevision: REQUIRED binding of ${a1} has no successor; name a successor revision of the same lineage for each, or request a re-review`,
+    });
+    const done = await tc.call('remediation:retainCurrentRevision', retain(rem!, [a2]));
+    expect(done).toMatchObject({ status: 'RESOLVED', resolution: 'RETAINED' });
+  });
+
   it('refuses a successor that is not usable, writing nothing', async () => {
     const { a2, rem } = await remediationOnSupersede({ validateSuccessor: false });
     expect(rem.affected[0]!.successors[0]).toMatchObject({ revisionId: a2, state: 'CANDIDATE', usable: false });

@@ -139,6 +139,13 @@ describe('evidence spans', () => {
 
   it('evidence:verifySpan on a revision without a span says so', async () => {
     const { revisionId } = await tc.call('evidence:ingest', ingestRequest('ev-plain'));
-    expect(await tc.raw('evidence:verifySpan', { revisionId })).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringMatching(/quotes no source span/) } });
+    expect(await tc.raw('evidence:verifySpan', { revisionId })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION', message: `evidence:verifySpan: ${revisionId} quotes no source span; only evidence ingested with a span can be verified` },
+    });
+    expect(await tc.raw('evidence:verifySpan', { revisionId: 'ev-nowhere@1' })).toEqual({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'evidence:verifySpan: no evidence revision ev-nowhere@1 is visible to you' },
+    });
   });
 });

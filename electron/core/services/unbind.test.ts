@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestRequest } from '../../testing/fixtures/evidence';
+import { stateFingerprint } from '../audit/receipts';
 import { tableDigest } from '../store/digest';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { ACTORS, addActors, approvedDecision, claimOn, validatedRevision, validatedSuccessor } from '../../testing/workerScenario';
@@ -36,6 +37,11 @@ describe('claim:unbind', () => {
     const [receipt] = (await tc.call('audit:list', { limit: 1 })).items;
     expect(receipt).toMatchObject({ action: 'claim:unbind', targets: ['claim:cl-1', `revision:${against}`], body: { fromGeneration: 1, toGeneration: 2, revisionId: against, relation: 'REFUTES', reason: 'the refuting scan ran against the wrong host', carriedBindings: 2 } });
     expect(JSON.stringify(receipt)).not.toContain(hidden);
+    // The receipt fingerprints the claim's state on both sides of the move.
+    expect(receipt).toMatchObject({
+      preStateFp: stateFingerprint({ claimId: 'cl-1', generation: 1 }),
+      postStateFp: stateFingerprint({ claimId: 'cl-1', generation: 2 }),
+    });
     expect((await tc.call('audit:verify', { full: true })).ok).toBe(true);
   });
 
