@@ -34,9 +34,15 @@ describe('claim:markUnresolved / claim:clearUnresolved', () => {
   it('refuses analysts, double marks, clearing an unmarked claim and hidden claims; each writes nothing', async () => {
     const before = tableDigest(tc.casePath);
     tc.as('ana');
-    expect(await tc.raw('claim:markUnresolved', { claimId: 'cl-phish', reason: 'x' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect(await tc.raw('claim:markUnresolved', { claimId: 'cl-phish', reason: 'x' })).toEqual({
+      ok: false,
+      error: { code: 'FORBIDDEN', message: 'claim:markUnresolved: only a reviewer or admin may change whether a claim is UNRESOLVED; ana is an analyst' },
+    });
     tc.as('rita');
-    expect(await tc.raw('claim:clearUnresolved', { claimId: 'cl-phish', reason: 'x' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(await tc.raw('claim:clearUnresolved', { claimId: 'cl-phish', reason: 'x' })).toEqual({
+      ok: false,
+      error: { code: 'CONFLICT', message: 'claim:clearUnresolved: cl-phish is not marked UNRESOLVED; nothing to clear' },
+    });
     expect(await tc.raw('claim:markUnresolved', { claimId: 'cl-hidden', reason: 'x' })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND', message: 'claim:markUnresolved: no claim cl-hidden is visible to you' },
@@ -45,7 +51,10 @@ describe('claim:markUnresolved / claim:clearUnresolved', () => {
     expect(tableDigest(tc.casePath)).toBe(before);
     await tc.call('claim:markUnresolved', { claimId: 'cl-phish', reason: 'first' });
     const marked = tableDigest(tc.casePath);
-    expect(await tc.raw('claim:markUnresolved', { claimId: 'cl-phish', reason: 'second' })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(await tc.raw('claim:markUnresolved', { claimId: 'cl-phish', reason: 'second' })).toEqual({
+      ok: false,
+      error: { code: 'CONFLICT', message: 'claim:markUnresolved: cl-phish is already UNRESOLVED (first); clear it first to record a new reason' },
+    });
     expect(tableDigest(tc.casePath)).toBe(marked);
   });
 });

@@ -64,6 +64,7 @@ describe('remediation:retainCurrentRevision', () => {
     expect(after.bindings.map((b) => [b.revisionId, b.role, b.relation])).toEqual([[a2, 'REQUIRED', 'FULL_SUPPORT'], [b1, 'SUPPORTING', 'FULL_SUPPORT']]);
     expect(after.historicalBindings!.map((b) => [b.revisionId, b.generation, b.historical])).toEqual([[a1, 1, true], [b1, 1, true]]);
     // The decision inherited by the successor is in force and current; the old one stays readable.
+    expect(done.carriedDecisionId).toMatch(/^dec-[0-9a-f]{8}$/);
     const carried = await tc.call('decision:get', { decisionId: done.carriedDecisionId! });
     expect(carried).toMatchObject({ status: 'APPROVED', generation: 2, current: true, effective: true, verdict: 'SUPPORTED', evidenceRefs: [a2, b1].sort() });
     expect(await tc.call('decision:get', { decisionId })).toMatchObject({ status: 'APPROVED', generation: 1, current: false, effective: false });
@@ -234,6 +235,8 @@ describe('remediation:requestRereview and remediation:withdraw', () => {
       const done = await tc.call(channel, { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'needs a fresh look' });
       expect(receipts()).toBe(n + 1);
       expect(done).toMatchObject({ status: 'RESOLVED', resolution, newGeneration: 2, carriedDecisionId: null });
+      const [receipt] = (await tc.call('audit:list', { limit: 1 })).items;
+      expect(receipt!.body).toMatchObject({ resolution, successors: [], carriedBindings: [b1], droppedBindings: [a1] });
       const claim = await tc.call('claim:get', { claimId: 'cl-1' });
       expect(claim.bindings.map((b) => b.revisionId)).toEqual([b1]);
       expect(claim.historicalBindings!.map((b) => b.revisionId)).toEqual([a1, b1]);
@@ -278,6 +281,29 @@ describe('who may resolve a remediation', () => {
       message: "remediation:withdraw: 1 bound evidence revision is outside your clearance; resolving a remediation needs a reviewer cleared for all of the claim's evidence",
     });
     expect(tableDigest(tc.casePath)).toBe(before);
+  });
+});
+
+describe('retaining re-approves the decision', () => {
+  it('so its proposer may not retain it on a successor (four eyes), while another reviewer may', async () => {
+    const a1 = await validatedRevision(tc, 'ev-a');
+    await claimOn(tc, 'cl-1', [{ revisionId: a1, role: 'REQUIRED' }]);
+    tc.as('admin');
+    const d = await tc.call('decision:propose', { claimId: 'cl-1', verdict: 'SUPPORTED', rationale: 'the evidence shows it' });
+    tc.as(ACTORS.approver);
+    await tc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    const a2 = await validatedSuccessor(tc, a1);
+    await runWorker();
+    tc.as('admin');
+    const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
+    const before = tableDigest(tc.casePath);
+    expect(await errorOf('remediation:retainCurrentRevision', retain(rem!, [a2]))).toEqual({
+      code: 'FORBIDDEN',
+      message: `remediation:retainCurrentRevision: admin proposed ${d.decisionId} and cannot retain the decision on a successor (four eyes); another reviewer must`,
+    });
+    expect(tableDigest(tc.casePath)).toBe(before);
+    tc.as(ACTORS.approver);
+    expect(await tc.call('remediation:retainCurrentRevision', retain(rem!, [a2]))).toMatchObject({ status: 'RESOLVED', resolution: 'RETAINED' });
   });
 });
 
