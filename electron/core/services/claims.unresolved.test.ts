@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { stateFingerprint } from '../audit/receipts';
 import { tableDigest } from '../store/digest';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
@@ -29,6 +30,11 @@ describe('claim:markUnresolved / claim:clearUnresolved', () => {
     expect(cleared).toMatchObject({ status: 'INSUFFICIENT', unresolvedReason: null });
     const [receipt] = await newReceipts(mid);
     expect(receipt).toMatchObject({ action: 'claim:clearUnresolved', body: { reason: 'archived logs restored', clearedReason: 'mail logs for Nov 18-19 were purged; cannot be decided' } });
+    // The receipt fingerprints the mark on both sides of the change.
+    expect(receipt).toMatchObject({
+      preStateFp: stateFingerprint({ claimId: 'cl-phish', generation: 1, unresolvedReason: 'mail logs for Nov 18-19 were purged; cannot be decided' }),
+      postStateFp: stateFingerprint({ claimId: 'cl-phish', generation: 1, unresolvedReason: null }),
+    });
   });
 
   it('refuses analysts, double marks, clearing an unmarked claim and hidden claims; each writes nothing', async () => {

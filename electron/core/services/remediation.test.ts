@@ -65,6 +65,10 @@ describe('remediation:retainCurrentRevision', () => {
     expect(after.historicalBindings!.map((b) => [b.revisionId, b.generation, b.historical])).toEqual([[a1, 1, true], [b1, 1, true]]);
     // The decision inherited by the successor is in force and current; the old one stays readable.
     expect(done.carriedDecisionId).toMatch(/^dec-[0-9a-f]{8}$/);
+    // The successor's binding keeps the rationale and says where it came from.
+    expect(tc.session.db().prepare('SELECT rationale FROM claim_binding WHERE revision_id = ?').pluck().get(a2)).toBe(
+      `why ${a1} [retained on ${a2}, successor of ${a1}, by remediation ${rem.remediationId}]`,
+    );
     const carried = await tc.call('decision:get', { decisionId: done.carriedDecisionId! });
     expect(carried).toMatchObject({ status: 'APPROVED', generation: 2, current: true, effective: true, verdict: 'SUPPORTED', evidenceRefs: [a2, b1].sort() });
     expect(await tc.call('decision:get', { decisionId })).toMatchObject({ status: 'APPROVED', generation: 1, current: false, effective: false });
