@@ -208,6 +208,29 @@ describe('remediation:retainCurrentRevision', () => {
     expect(tableDigest(tc.casePath)).toBe(before);
   });
 
+  it('while fences are pending, names the earliest one not yet converged', async () => {
+    const a1 = await validatedRevision(tc, 'ev-a');
+    const b1 = await validatedRevision(tc, 'ev-b');
+    const c1 = await validatedRevision(tc, 'ev-c');
+    await claimOn(tc, 'cl-1', [{ revisionId: a1, role: 'REQUIRED' }, { revisionId: b1, role: 'SUPPORTING' }, { revisionId: c1, role: 'SUPPORTING' }]);
+    await approvedDecision(tc, 'cl-1');
+    const a2 = await validatedSuccessor(tc, a1);
+    await runWorker();
+    tc.as(ACTORS.approver);
+    const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: b1, to: 'REVOKED', reason: 'first' });
+    await tc.call('evidence:transition', { revisionId: c1, to: 'REVOKED', reason: 'second' });
+    const fences = tc.session.db().prepare('SELECT fence_id, revision_id FROM revocation_fence ORDER BY fence_id').all() as { fence_id: number; revision_id: string }[];
+    const first = fences.find((f) => f.revision_id === b1)!;
+    expect(first.fence_id).toBeLessThan(fences.find((f) => f.revision_id === c1)!.fence_id);
+    tc.as(ACTORS.approver);
+    expect(await errorOf('remediation:retainCurrentRevision', retain(rem!, [a2]))).toEqual({
+      code: 'CONFLICT',
+      message: `remediation:retainCurrentRevision: claim cl-1 is still pending revalidation (fence ${first.fence_id} on ${b1} has not converged); run the worker (revocation:runWorker) or wait, then reload`,
+    });
+  });
+
   it('four eyes: whoever revoked the evidence may not resolve the remediation alone', async () => {
     const { a2, rem } = await remediationOnSupersede();
     tc.as(ACTORS.revoker);
