@@ -25,10 +25,10 @@ describe('claimProjection', () => {
     rc.as('dave');
     await rc.call('evidence:transition', { revisionId: secret, to: 'REVOKED', reason: 'forged' });
     await rc.call('revocation:runWorker', { maxJobs: 10 });
-    const cleared = (await rc.call('claim:get', { claimId: 'cl-1' })).projectionReasons;
+    const cleared = (await rc.call('claim:get', { claimId: 'cl-1' })).projectionReasons ?? [];
     expect(cleared.join('\n')).toContain(secret);
     rc.as('faye');
-    const reasons = (await rc.call('claim:get', { claimId: 'cl-1' })).projectionReasons;
+    const reasons = (await rc.call('claim:get', { claimId: 'cl-1' })).projectionReasons ?? [];
     expect(reasons).toEqual(cleared.map((r) => r.replaceAll(secret, 'a revision outside your clearance')));
   });
 });
