@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RemediationView } from '../../../shared/ipc/channels/remediation';
+import { stateFingerprint } from '../audit/receipts';
 import { tableDigest } from '../store/digest';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
@@ -65,12 +66,22 @@ describe('remediation:retainCurrentRevision', () => {
     expect(after.historicalBindings!.map((b) => [b.revisionId, b.generation, b.historical])).toEqual([[a1, 1, true], [b1, 1, true]]);
     // The decision inherited by the successor is in force and current; the old one stays readable.
     expect(done.carriedDecisionId).toMatch(/^dec-[0-9a-f]{8}$/);
+    // One receipt names everything the resolution touched, and what it did to each binding.
+    const [receipt] = (await tc.call('audit:list', { limit: 1 })).items;
+    expect(receipt).toMatchObject({
+      action: 'remediation:retainCurrentRevision',
+      targets: ['claim:cl-1', `remediation:${rem.remediationId}`, `decision:${decisionId}`, `decision:${done.carriedDecisionId}`, `revision:${a2}`, `revision:${a1}`],
+      body: { resolution: 'RETAINED', successors: [{ replaces: a1, successor: a2 }], carriedBindings: [b1], droppedBindings: [] },
+      preStateFp: stateFingerprint({ claimId: 'cl-1', generation: 1 }),
+      postStateFp: stateFingerprint({ claimId: 'cl-1', generation: 2 }),
+    });
     // The successor's binding keeps the rationale and says where it came from.
     expect(tc.session.db().prepare('SELECT rationale FROM claim_binding WHERE revision_id = ?').pluck().get(a2)).toBe(
       `why ${a1} [retained on ${a2}, successor of ${a1}, by remediation ${rem.remediationId}]`,
     );
     const carried = await tc.call('decision:get', { decisionId: done.carriedDecisionId! });
     expect(carried).toMatchObject({ status: 'APPROVED', generation: 2, current: true, effective: true, verdict: 'SUPPORTED', evidenceRefs: [a2, b1].sort() });
+    expect(carried.decisionNote).toBe(`retained on ${a2} by remediation ${rem.remediationId}: the corrected record says the same about HOST-FS01`);
     expect(await tc.call('decision:get', { decisionId })).toMatchObject({ status: 'APPROVED', generation: 1, current: false, effective: false });
     expect((await tc.call('evidence:get', { revisionId: a1 })).state).toBe('SUPERSEDED');
     expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });

@@ -15,7 +15,7 @@ import { maxFenceId } from '../store/fenceRows';
 import { liveProjection, loadProjectionStates } from './projection';
 import { generationDigest, maxBindingId, type AffectedBinding } from './remediationRows';
 import { decisionState, type DecisionRow } from '../store/reviewRows';
-import { cannotResolve, fourEyesParties, loadRemediation, successorCandidates, toRemediationView, type LoadedRemediation } from './remediationView';
+import { cannotResolve, loadRemediation, successorCandidates, toRemediationView, type LoadedRemediation } from './remediationView';
 
 /**
  * The three ways out of a remediation (DESIGN §3.6). Each runs in one transaction with one receipt;
@@ -207,9 +207,9 @@ export function retainCurrentRevision(ctx: ServiceContext, req: ParsedRequestOf<
   const channel = 'remediation:retainCurrentRevision';
   return writeTransaction(ctx.db, () => {
     const r = prelude(ctx, channel, req.remediationId, req.expectedProjectionVersion);
-    // Retaining re-approves the decision on the successors: the approval's own four-eyes rule holds too.
+    // Retaining re-approves the decision on the successors: the approval's own four-eyes rule holds
+    // too (prelude() has already refused whoever fenced a cause).
     const refusal = fourEyesRefusal(ctx.actor.actorId, 'retain the decision on a successor', [
-      ...fourEyesParties(r),
       { role: 'proposer', actorId: r.decision.proposed_by, ref: r.decision.decision_id },
       { role: 'claim-author', actorId: r.claim.author, ref: r.row.claim_id },
     ]);

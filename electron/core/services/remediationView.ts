@@ -81,7 +81,6 @@ export function causeFences(db: CaseDb, row: RemediationRow, affected: readonly 
 
 /** Whoever fenced a cause of the remediation, as a four-eyes party. */
 export const revokerOf = (f: FenceRow): FourEyesParty => ({ role: 'revoker', actorId: f.actor, ref: String(f.fence_id) });
-export const fourEyesParties = (r: { causes: readonly FenceRow[] }): FourEyesParty[] => r.causes.map(revokerOf);
 
 /** Why the actor may not resolve it, or null. Four eyes: whoever revoked may not resolve alone. */
 export function cannotResolve(ctx: ServiceContext, row: RemediationRow, causes: readonly FenceRow[], hiddenBindings: number): string | null {
