@@ -120,10 +120,23 @@ export function createClaim(ctx: ServiceContext, req: ParsedRequestOf<'claim:cre
   return getClaim(ctx, claimId);
 }
 
+/**
+ * While a remediation of a claim is open its bindings hold still: the remediation is where a
+ * revoked item's bindings are repaired, and a reviewer who retains the decision re-approves exactly
+ * the bindings they were shown. (A binding added meanwhile would be carried into the retained
+ * decision's basis without anyone having reviewed it.)
+ */
+function assertNoOpenRemediation(ctx: ServiceContext, claimId: string, channel: string): void {
+  if (openRemediationClaims(ctx.db, [claimId]).size > 0) {
+    throw conflict(`${channel}: claim ${claimId} has an open remediation; resolve it (retain, re-review or withdraw) before changing its bindings`);
+  }
+}
+
 export function bindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:bind'>): BindingView {
   return writeTransaction(ctx.db, () => {
     const claim = loadVisibleClaim(ctx, req.claimId, 'claim:bind');
     loadVisibleRevision(ctx.db, ctx.actor, req.revisionId, 'claim:bind');
+    assertNoOpenRemediation(ctx, claim.claim_id, 'claim:bind');
     const existing = ctx.db
       .prepare('SELECT 1 FROM claim_binding WHERE claim_id = ? AND generation = ? AND revision_id = ?')
       .get(claim.claim_id, claim.generation, req.revisionId);
@@ -151,8 +164,7 @@ export function bindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:bi
  * claim:unbind: takes an evidence revision out of a claim's basis. A generation's bindings are
  * never edited, so the claim moves to a new generation holding every other binding (those outside
  * the reviewer's clearance included, unnamed); decisions fingerprinted on the old generation go
- * stale and must be made again. Refused while a remediation of the claim is open: that is the
- * place where a revoked item's bindings are repaired.
+ * stale and must be made again. Refused while a remediation of the claim is open (see assertNoOpenRemediation).
  */
 export function unbindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:unbind'>): ClaimDetail {
   const channel = 'claim:unbind';
@@ -162,9 +174,7 @@ export function unbindEvidence(ctx: ServiceContext, req: ParsedRequestOf<'claim:
     const bindings = ctx.db.prepare('SELECT * FROM claim_binding WHERE claim_id = ? AND generation = ? ORDER BY binding_id').all(claim.claim_id, claim.generation) as BindingRow[];
     const gone = bindings.find((b) => b.revision_id === req.revisionId);
     if (!gone) throw conflict(`${channel}: ${req.revisionId} is not bound to ${claim.claim_id} (generation ${claim.generation}); nothing to unbind`);
-    if (openRemediationClaims(ctx.db, [claim.claim_id]).size > 0) {
-      throw conflict(`${channel}: claim ${claim.claim_id} has an open remediation; resolve it (retain, re-review or withdraw) before changing its bindings`);
-    }
+    assertNoOpenRemediation(ctx, claim.claim_id, channel);
     const kept = bindings.filter((b) => b !== gone).map((b) => ({ revisionId: b.revision_id, relation: b.relation, role: b.role, rationale: b.rationale }));
     const generation = writeGeneration(ctx, channel, claim.claim_id, claim.generation, kept);
     const bindingWatermark = maxBindingId(ctx.db, claim.claim_id, generation);

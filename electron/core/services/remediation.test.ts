@@ -242,6 +242,22 @@ describe('remediation:retainCurrentRevision', () => {
     });
   });
 
+  it('holds the claim\'s bindings still while it is open: a binding added meanwhile would be retained unreviewed', async () => {
+    const { rem } = await remediationOnSupersede();
+    const x = await validatedRevision(tc, 'ev-x');
+    tc.as(ACTORS.analyst);
+    const before = tableDigest(tc.casePath);
+    expect(await errorOf('claim:bind', { claimId: 'cl-1', revisionId: x, relation: 'REFUTES', role: 'SUPPORTING', rationale: 'new telemetry' })).toEqual({
+      code: 'CONFLICT',
+      message: 'claim:bind: claim cl-1 has an open remediation; resolve it (retain, re-review or withdraw) before changing its bindings',
+    });
+    expect(tableDigest(tc.casePath)).toBe(before);
+    tc.as(ACTORS.approver);
+    await tc.call('remediation:requestRereview', { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'look again' });
+    tc.as(ACTORS.analyst);
+    await tc.call('claim:bind', { claimId: 'cl-1', revisionId: x, relation: 'REFUTES', role: 'SUPPORTING', rationale: 'new telemetry' });
+  });
+
   it('four eyes: whoever revoked the evidence may not resolve the remediation alone', async () => {
     const { a2, rem } = await remediationOnSupersede();
     tc.as(ACTORS.revoker);

@@ -47,9 +47,13 @@ function prelude(ctx: ServiceContext, channel: string, remediationId: number, ex
   if (version !== expectedVersion) {
     throw conflict(`${channel}: the projection of claim ${r.row.claim_id} is at version ${version}, not ${expectedVersion} as you reviewed it; reload the remediation and review it again`);
   }
+  // Nothing moves an open remediation's claim to another generation (bind and unbind wait for it,
+  // claims.ts); the check stays so a future path that does cannot resolve against a stale basis.
+  // Stryker disable all: unreachable while bind and unbind wait (see above)
   if (r.claim.generation !== r.row.generation) {
     throw conflict(`${channel}: claim ${r.row.claim_id} moved from generation ${r.row.generation} to ${r.claim.generation} since the remediation opened; reload it`);
   }
+  // Stryker restore all
   return r;
 }
 
