@@ -112,31 +112,6 @@ describe('case:finalize', () => {
     expect((await verifyCaseFile(rc.casePath)).exitCode).toBe(0);
   });
 
-  it('blocks a SUPPORTED decision whose quorum no longer survives, and an approval resting on revoked evidence', async () => {
-    const ev = await rc.evidence('ev-q');
-    await rc.claim('cl-q', { quorumSize: 3 });
-    await rc.bind('cl-q', ev);
-    const { basis } = await rc.call('review:get', { claimId: 'cl-q' });
-    const checklist = { supportedByQuote: true, contradictingEvidence: false, sourceQualityMatchesClaim: true, outdated: false, marketingOrForum: false };
-    for (const v of ['dave', 'erin']) {
-      rc.as(v);
-      await rc.call('review:vote', { claimId: 'cl-q', basis, refuted: false, checklist, reason: 'holds' });
-    }
-    await decide('cl-q');
-    rc.as('erin');
-    await rc.call('review:vote', { claimId: 'cl-q', basis, refuted: null, checklist, reason: 'changed my mind, abstaining' });
-    rc.as('admin');
-    expect(kinds((await rc.call('case:gate', {})).blockers)).toEqual(['quorum claim:cl-q']);
-
-    const ev2 = await rc.evidence('ev-r');
-    await rc.claim('cl-r');
-    await rc.bind('cl-r', ev2);
-    const d = await decide('cl-r');
-    await rc.call('evidence:transition', { revisionId: ev2, to: 'REVOKED', reason: 'feed entry was fabricated' });
-    const blockers = (await rc.call('case:gate', {})).blockers;
-    expect(kinds(blockers)).toContain(`revalidation decision:${d.decisionId}`);
-  });
-
   it('runs checks other capabilities register, and blocks on a broken audit chain', async () => {
     await rc.claim('cl-x');
     await decide('cl-x', 'UNRESOLVED');
