@@ -151,6 +151,23 @@ describe('remediation:retainCurrentRevision', () => {
     expect(done).toMatchObject({ status: 'RESOLVED', resolution: 'RETAINED' });
   });
 
+  it('names every REQUIRED binding left without a successor', async () => {
+    const a1 = await validatedRevision(tc, 'ev-a');
+    const c1 = await validatedRevision(tc, 'ev-c');
+    const b1 = await validatedRevision(tc, 'ev-b');
+    await claimOn(tc, 'cl-1', [{ revisionId: a1, role: 'REQUIRED' }, { revisionId: c1, role: 'REQUIRED' }, { revisionId: b1, role: 'SUPPORTING' }]);
+    await approvedDecision(tc, 'cl-1');
+    for (const r of [a1, c1]) await validatedSuccessor(tc, r);
+    const b2 = await validatedSuccessor(tc, b1);
+    await runWorker();
+    tc.as(ACTORS.approver);
+    const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
+    expect(await errorOf('remediation:retainCurrentRevision', retain(rem!, [b2]))).toEqual({
+      code: 'CONFLICT',
+      message: `remediation:retainCurrentRevision: REQUIRED bindings of ${a1}, ${c1} have no successor; name a successor revision of the same lineage for each, or request a re-review`,
+    });
+  });
+
   it('refuses a successor that is not usable, writing nothing', async () => {
     const { a2, rem } = await remediationOnSupersede({ validateSuccessor: false });
     expect(rem.affected[0]!.successors[0]).toMatchObject({ revisionId: a2, state: 'CANDIDATE', usable: false });
