@@ -36,11 +36,21 @@ export const voteBasisFingerprint = (basis: ClaimBasis): string =>
 /** The subset of `refs` the actor may see; the rest must only ever be counted, never named. */
 export function visibleRefs(db: CaseDb, actor: Actor, refs: readonly string[]): Set<string> {
   if (refs.length === 0) return new Set();
-  const acl = aclFilter(actor, 'r');
-  const rows = db
-    .prepare(`SELECT r.revision_id FROM evidence_revision r WHERE r.revision_id IN (${refs.map(() => '?').join(', ')}) AND ${acl.sql}`)
-    .all(...refs, ...acl.params) as { revision_id: string }[];
-  return new Set(rows.map((r) => r.revision_id));
+  const q = visibleRefsQuery(actor, refs);
+  return new Set(db.prepare(q.sql).pluck().all(...q.params) as string[]);
+}
+
+/**
+ * The revisions among `refs` the actor may see. Found by primary key, then filtered: with the ACL
+ * index SQLite walked every visible revision per call (24.6 s of a first claim:list of 10,000
+ * claims went here).
+ */
+export function visibleRefsQuery(actor: Actor, refs: readonly string[]): { sql: string; params: string[] } {
+  const acl = aclFilter(actor, 'r', { useIndex: false });
+  return {
+    sql: `SELECT r.revision_id FROM evidence_revision r WHERE r.revision_id IN (${refs.map(() => '?').join(', ')}) AND ${acl.sql}`,
+    params: [...refs, ...acl.params],
+  };
 }
 
 /** Reviewing means seeing everything reviewed: refuse without naming what is hidden. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkEvidence } from '../../testing/fixtures/bulk';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { BUCKET_HITS_SQL, COPY_CANDIDATES_SQL, IDENTICAL_CONTENT_SQL } from '../store/copyRows';
+import { visibleRefsQuery } from './claimBasis';
 import { listEvidenceQuery } from './evidenceReads';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
 
@@ -56,5 +57,22 @@ describe('hot queries keep their indexes', () => {
   it('claim bindings are read through their index', () => {
     const plan = planOf('SELECT * FROM claim_binding WHERE claim_id = ? AND generation = ?', ['cl-1', 1]);
     expect(plan).toMatch(/USING INDEX (claim_binding_by_claim|sqlite_autoindex_claim_binding_1)/);
+  });
+});
+
+describe('hot queries on a case file as the workbench writes it (never ANALYZEd)', () => {
+  it('the revisions of a claim a reader may see are found by key, never by walking the visible ones', async () => {
+    const fresh = await createTestCase();
+    try {
+      await fresh.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'analyst', displayName: 'Analyst', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
+      bulkEvidence(fresh.session.context(), 500);
+      fresh.as('analyst');
+      const q = visibleRefsQuery(fresh.session.actor(), ['ev-bulk-0000001@1', 'ev-bulk-0000201@1']);
+      const plan = (fresh.session.db().prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+      expect(plan).toMatch(/SEARCH r USING INDEX sqlite_autoindex_evidence_revision_1 \(revision_id=\?\)/);
+      expect(plan).not.toMatch(/evidence_revision_by_acl/);
+    } finally {
+      fresh.cleanup();
+    }
   });
 });
