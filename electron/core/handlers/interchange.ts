@@ -1,4 +1,5 @@
 import type { HandlersFor } from '../dispatch';
+import { verifyOpenCase } from './caseVerification';
 import { exportBundle } from '../interchange/bundleExport';
 import { applyBundle } from '../interchange/bundleImport';
 import { readBundle } from '../interchange/bundleRead';
@@ -18,8 +19,15 @@ export const interchangeHandlers = {
   'import:progress': (s, req) => importProgress(s, req.jobId),
   'import:cancel': (s, req) => cancelImport(s, req.jobId),
   'bundle:export': (s, req) => exportBundle(s.context(), req.path, req.format),
-  'report:write': (s, req) => writeReport(s.context(), req.path, req.format, s.session.printPdf),
-  'report:render': (s) => renderReport(s.context()),
+  // A report shows the completion gate, with the audit chain verified as case:gate verifies it.
+  'report:write': async (s, req) => {
+    const ctx = s.context();
+    return writeReport(ctx, await verifyOpenCase(s, { full: false }), req.path, req.format, s.session.printPdf);
+  },
+  'report:render': async (s) => {
+    const ctx = s.context();
+    return renderReport(ctx, await verifyOpenCase(s, { full: false }));
+  },
   'prov:export': (s, req) => exportProvJson(s.context(), req.path),
   'prov:import': (s, req) => importProvJson(s.context(), req),
   'case:handoffExport': (s, req) => exportHandoff(s.context(), req.path),

@@ -1,3 +1,4 @@
+import type { ChainVerification } from '../../../shared/ipc/channels/audit';
 import { createHash } from 'node:crypto';
 import type { ResponseOf } from '../../../shared/ipc/contract';
 import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
@@ -46,7 +47,7 @@ export interface CaseReport {
  * and |I_c| / |E_c|, the exact revisions it cites with their hashes, disputes and how decisions
  * settled them, remediations, the completion gate (FINAL, or DRAFT and why) and the chain head.
  */
-export function buildReport(ctx: ServiceContext): CaseReport {
+export function buildReport(ctx: ServiceContext, chain: ChainVerification): CaseReport {
   return readTransaction(ctx.db, () => {
     const decisions = listDecisions(ctx, {}).items;
     const byClaim = new Map<string, DecisionView[]>();
@@ -83,7 +84,7 @@ export function buildReport(ctx: ServiceContext): CaseReport {
       meta: readCaseMeta(ctx.db),
       generatedAt: ctx.now(),
       generatedBy: `${ctx.actor.displayName} (${ctx.actor.actorId})`,
-      gate: gateStatus(ctx),
+      gate: gateStatus(ctx, chain),
       head: chainHead(ctx.db),
       claims,
       cited,
@@ -216,21 +217,21 @@ export function renderHtml(r: CaseReport): string {
  */
 export type PdfPrinter = (html: string) => Promise<Buffer>;
 
-export async function writeReport(ctx: ServiceContext, path: string, format: 'html' | 'markdown' | 'pdf', printPdf: PdfPrinter | null): Promise<{ path: string; bytes: number; sha256: string }> {
+export async function writeReport(ctx: ServiceContext, chain: ChainVerification, path: string, format: 'html' | 'markdown' | 'pdf', printPdf: PdfPrinter | null): Promise<{ path: string; bytes: number; sha256: string }> {
   let buf: Buffer;
   if (format === 'pdf') {
     if (!printPdf) {
       throw invalid('report:write: format: a PDF is printed by the desktop app; here, use "Print report" (the browser\'s print dialog can save it as PDF) or write HTML', [{ path: ['format'], message: 'pdf needs the desktop app' }]);
     }
     // Everything is read before the printer runs: the PDF is one consistent state of the case.
-    buf = await printPdf(renderHtml(buildReport(ctx)));
-  } else buf = Buffer.from(format === 'html' ? renderHtml(buildReport(ctx)) : renderMarkdown(buildReport(ctx)), 'utf8');
+    buf = await printPdf(renderHtml(buildReport(ctx, chain)));
+  } else buf = Buffer.from(format === 'html' ? renderHtml(buildReport(ctx, chain)) : renderMarkdown(buildReport(ctx, chain)), 'utf8');
   writeNewFile(path, 'report:write', (put) => put(buf));
   return { path, bytes: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
 }
 
 /** report:render: the HTML report as text, for the window's own print dialog. */
-export function renderReport(ctx: ServiceContext): { html: string; sha256: string } {
-  const html = renderHtml(buildReport(ctx));
+export function renderReport(ctx: ServiceContext, chain: ChainVerification): { html: string; sha256: string } {
+  const html = renderHtml(buildReport(ctx, chain));
   return { html, sha256: createHash('sha256').update(html).digest('hex') };
 }

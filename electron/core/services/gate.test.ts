@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { verifyCaseFile } from '../audit/verifyFile';
 import { tableDigest } from '../store/digest';
+import { verifyChain } from '../audit/verify';
 import { gateBlockers } from './gate';
 import { GATE_CHECKS } from './gateChecks';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
@@ -125,21 +126,26 @@ describe('case:finalize', () => {
         })),
     };
     const ctx = rc.session.context();
-    expect(gateBlockers(ctx, [...GATE_CHECKS, testCheck])).toEqual([{ kind: 'remediation', target: 'claim:cl-x', message: 'remediation for cl-x is open', check: 'test remediation' }]);
+    expect(gateBlockers(ctx, verifyChain(ctx.db), [...GATE_CHECKS, testCheck])).toEqual([{ kind: 'remediation', target: 'claim:cl-x', message: 'remediation for cl-x is open', check: 'test remediation' }]);
     expect((await rc.call('case:gate', {})).blockers).toEqual([]);
     const raw = new Database(rc.casePath);
     raw.exec('DROP TRIGGER audit_receipt_no_update');
     raw.prepare("UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = 3").run();
     raw.close();
-    const gate = await rc.call('case:gate', {});
-    expect(gate.blockers).toEqual([
-      {
-        kind: 'chain',
-        target: 'audit:seq:3',
-        message: "the audit chain is broken at seq 3 (chain): hash does not cover the stored receipt: a field was edited (or the previous receipt's signature was replaced)",
-        check: 'audit chain',
-      },
-    ]);
+    const broken = {
+      kind: 'chain',
+      target: 'audit:seq:3',
+      message: "the audit chain is broken at seq 3 (chain): hash does not cover the stored receipt: a field was edited (or the previous receipt's signature was replaced)",
+      check: 'audit chain',
+    };
+    // Finalizing verifies the whole chain, whatever was verified before.
+    expect(await rc.call('case:finalize', {})).toMatchObject({ final: false, blockers: [broken] });
+    // The gate shown in the window verifies routinely, from where the last verification ended
+    // (the receipt there is unchanged); the first one after opening the case verifies it all.
+    expect((await rc.call('case:gate', {})).blockers).toEqual([]);
+    await rc.call('case:open', { path: rc.casePath });
+    rc.as('admin');
+    expect((await rc.call('case:gate', {})).blockers).toEqual([broken]);
   });
 
   it('is refused to non-admins and to an admin not cleared for the whole case', async () => {

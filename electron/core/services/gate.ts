@@ -1,3 +1,4 @@
+import type { ChainVerification } from '../../../shared/ipc/channels/audit';
 import type { Blocker } from '../../../shared/ipc/channels/gate';
 import type { ParsedRequestOf, ResponseOf } from '../../../shared/ipc/contract';
 import { finalLock } from '../audit/caseLock';
@@ -38,13 +39,13 @@ const HIDDEN_MESSAGE = 'an item outside your clearance blocks finalization; an a
 
 /**
  * Every open blocker, from each check in `checks` (the gate's own list unless a test passes
- * another), then the audit chain. Redacted to the actor's clearance.
+ * another), then the audit chain as `chain` verified it (the caller verifies: in full, or
+ * routinely from this machine's mark). Redacted to the actor's clearance.
  */
-export function gateBlockers(ctx: ServiceContext, checks: readonly GateCheck[] = GATE_CHECKS): Blocker[] {
+export function gateBlockers(ctx: ServiceContext, chain: ChainVerification, checks: readonly GateCheck[] = GATE_CHECKS): Blocker[] {
   const hidden = hiddenItems(ctx);
   const blockers: Blocker[] = [];
   for (const check of checks) for (const b of check.blockers(ctx)) blockers.push({ ...b, check: check.name });
-  const chain = verifyChain(ctx.db);
   if (!chain.ok && chain.firstBroken) {
     blockers.push({ kind: 'chain', target: `audit:seq:${chain.firstBroken.seq}`, message: `the audit chain is broken at seq ${chain.firstBroken.seq} (${chain.firstBroken.kind}): ${chain.firstBroken.reason}`, check: 'audit chain' });
   }
@@ -69,8 +70,9 @@ function lastFinalization(ctx: ServiceContext): Finalization | null {
   return { seq: row.seq, at: row.at, by: row.actor, certifiedHead: (JSON.parse(row.body) as { certifiedHead: string }).certifiedHead };
 }
 
-export function gateStatus(ctx: ServiceContext): ResponseOf<'case:gate'> {
-  const blockers = gateBlockers(ctx);
+/** The completion gate as `ctx.actor` may see it, with the audit chain as `chain` verified it. */
+export function gateStatus(ctx: ServiceContext, chain: ChainVerification): ResponseOf<'case:gate'> {
+  const blockers = gateBlockers(ctx, chain);
   const head = chainHead(ctx.db);
   return {
     ready: blockers.length === 0,
@@ -107,7 +109,8 @@ export function finalizeCase(ctx: ServiceContext): ResponseOf<'case:finalize'> {
     const hidden = hiddenItems(ctx);
     const n = hidden.claims.size + hidden.revisions.size;
     if (n > 0) throw forbidden(`case:finalize: ${n} claim${n === 1 ? ' or revision is' : 's or revisions are'} outside your clearance; finalizing needs an admin cleared for the whole case`);
-    const blockers = gateBlockers(ctx);
+    // Finalizing certifies the head: the whole chain is verified, whatever this machine verified before.
+    const blockers = gateBlockers(ctx, verifyChain(ctx.db));
     const before = chainHead(ctx.db);
     if (blockers.length) return { final: false, blockers, head: before.head, certifiedHead: null };
     const outcomes = allClaims(ctx).map((claim) => {

@@ -1,0 +1,30 @@
+import { join } from 'node:path';
+import type { ChainVerification } from '../../../shared/ipc/channels/audit';
+import type { VerifyOptions } from '../audit/verifyOptions';
+import { VerificationMarks, verifyFromMark } from '../audit/verifyMarks';
+import type { Seat } from '../session';
+import { inReadSnapshot, openReader } from '../store/caseFile';
+
+/**
+ * Verifies the open case as this machine may: in full the first time after the case was opened
+ * (the file may have been changed while the workbench was closed), then routinely, from where the
+ * last verification ended (verifyMarks.ts). audit:verify and the completion gate both ask here,
+ * so a gate shown after a verification costs only what came after it.
+ *
+ * Its own connection and one read transaction: the workbench's writes (the outbox worker's too)
+ * go on meanwhile, and the chain walk and the state checks see the same state.
+ */
+export async function verifyOpenCase(s: Seat, how: { full: boolean; options?: VerifyOptions }): Promise<ChainVerification> {
+  const reader = openReader(s.casePath!);
+  const opened = s.session.openCase();
+  const marks = new VerificationMarks(join(s.session.userDataDir, 'verified'));
+  try {
+    const verified = await inReadSnapshot(reader, () =>
+      verifyFromMark(reader, { marks, full: how.full || !opened.verifiedInFull, now: s.now, ...(how.options ? { options: how.options } : {}) }),
+    );
+    if (verified.ok && !verified.routine) opened.verifiedInFull = true;
+    return verified;
+  } finally {
+    reader.close();
+  }
+}
