@@ -18,6 +18,7 @@ import { statusBindings } from './claimStatusInput';
 import { quorumView } from './quorum';
 import { bindingHistory, claimProjection, staleAmong } from './projection';
 import { writeTransaction } from '../store/caseFile';
+import { perClaim } from './claimMemo';
 import { generationDigest, maxBindingId, openRemediationClaims } from './remediationRows';
 
 /** Bindings of the claim's current generation whose evidence the actor may see, with the evidence. */
@@ -72,8 +73,9 @@ function toSummaryWith(ctx: ServiceContext, claim: ClaimRow, derived: ReturnType
   };
 }
 
+/** Every visible claim's summary, kept between reads until a change touches the claim (claimMemo.ts). */
 export function listClaims(ctx: ServiceContext): ClaimSummary[] {
-  return visibleClaimRows(ctx).map((c) => toSummaryWith(ctx, c, statusOf(ctx, c).derived));
+  return perClaim(ctx, 'summary', () => visibleClaimRows(ctx), (c) => toSummaryWith(ctx, c, statusOf(ctx, c).derived)).values;
 }
 
 export function getClaim(ctx: ServiceContext, claimId: string): ClaimDetail {

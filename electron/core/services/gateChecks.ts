@@ -3,8 +3,7 @@ import type { ServiceContext } from '../context';
 import type { ClaimRow } from '../store/claimRows';
 import { effectiveDecision } from '../store/reviewRows';
 import { listClaims } from './claims';
-import { quorumOf } from './quorum';
-import { decisionStateOf } from './review';
+import { reviewStandings } from './review';
 import { remediationBlockers, revalidationBlockers } from './revocationChecks';
 
 /**
@@ -24,20 +23,21 @@ export function allClaims(ctx: ServiceContext): ClaimRow[] {
 
 function claimDecisions(ctx: ServiceContext): GateBlocker[] {
   const blockers: GateBlocker[] = [];
-  for (const claim of allClaims(ctx)) {
+  const { claims, values: standings } = reviewStandings(ctx, () => allClaims(ctx));
+  claims.forEach((claim, i) => {
     const target = `claim:${claim.claim_id}`;
-    const { state, message } = decisionStateOf(ctx, claim);
+    const { state, message, verdict, quorum, newerProposalOpen } = standings[i]!;
     if (state === 'UNDECIDED') blockers.push({ kind: 'undecided', target, message: `${target} is not decided: ${message}; propose and approve a decision, or record it UNRESOLVED` });
     if (state === 'PROPOSED') blockers.push({ kind: 'open-proposal', target, message: `${target}: ${message}` });
     if (state === 'STALE') blockers.push({ kind: 'stale-fingerprint', target, message: `${target}: ${message}; propose a new decision on the claim as it is now` });
-    const effective = effectiveDecision(ctx.db, claim.claim_id);
-    if (state === 'DECIDED' && ctx.db.prepare(`SELECT 1 FROM decision WHERE claim_id = ? AND status = 'PROPOSED'`).get(claim.claim_id)) {
+    if (newerProposalOpen) {
       blockers.push({ kind: 'open-proposal', target, message: `${target} is decided but a newer proposal is still open; approve, reject or withdraw it` });
     }
     // Votes can move after an approval: a SUPPORTED decision must still stand on a surviving quorum.
-    const q = effective?.verdict === 'SUPPORTED' ? quorumOf(ctx, claim) : null;
-    if (q && q.tier !== 'VERIFIED') blockers.push({ kind: 'quorum', target, message: `${target} is decided SUPPORTED but its quorum review is now ${q.tier} (${q.reason})` });
-  }
+    if (verdict === 'SUPPORTED' && quorum && quorum.tier !== 'VERIFIED') {
+      blockers.push({ kind: 'quorum', target, message: `${target} is decided SUPPORTED but its quorum review is now ${quorum.tier} (${quorum.reason})` });
+    }
+  });
   return blockers;
 }
 
@@ -54,7 +54,8 @@ function disputes(ctx: ServiceContext): GateBlocker[] {
   for (const d of disputed) {
     blockers.push({ kind: 'dispute', target: `revision:${d.revision_id}`, message: `revision ${d.revision_id}, bound to claim ${d.claim_id}, is DISPUTED; resolve the dispute (validate, supersede or revoke it)` });
   }
-  const decided = new Set(allClaims(ctx).filter((c) => decisionStateOf(ctx, c).state === 'DECIDED').map((c) => c.claim_id));
+  const { claims, values: standings } = reviewStandings(ctx, () => allClaims(ctx));
+  const decided = new Set(claims.filter((_, i) => standings[i]!.state === 'DECIDED').map((c) => c.claim_id));
   for (const c of listClaims(ctx)) {
     if (c.status === 'MIXED' && !decided.has(c.claimId)) {
       blockers.push({ kind: 'dispute', target: `claim:${c.claimId}`, message: `claim ${c.claimId} is MIXED (usable support and refutation) and no current decision resolves it` });

@@ -18,6 +18,7 @@ import { effectiveDecision, openProposal, voteState, type VoteRow } from '../sto
 import { currency, TERMINAL_VERDICTS, toDecisionView } from './decisions';
 import { quorumOf, quorumView, toVoteView } from './quorum';
 import { writeTransaction } from '../store/caseFile';
+import { perClaim } from './claimMemo';
 
 /**
  * Records one reviewer's quorum vote. Invalid votes (checklist incomplete, no reason) are kept, so
@@ -116,20 +117,52 @@ export function getClaimReview(ctx: ServiceContext, claimId: string): ClaimRevie
   };
 }
 
+/**
+ * Where a claim's review stands, as the review queue and the completion gate read it: the
+ * decision state, the verdict in force, the quorum (for a claim that requires one) and whether a
+ * newer proposal is open on a decided claim.
+ */
+export interface ReviewStanding {
+  state: ClaimReview['decisionState'];
+  message: string;
+  verdict: ClaimReviewSummary['verdict'];
+  quorum: Pick<QuorumView, 'tier' | 'reason'> | null;
+  newerProposalOpen: boolean;
+}
+
+function reviewStandingOf(ctx: ServiceContext, claim: ClaimRow): ReviewStanding {
+  const { state, message } = decisionStateOf(ctx, claim);
+  const effective = effectiveDecision(ctx.db, claim.claim_id);
+  const q = quorumOf(ctx, claim);
+  return {
+    state,
+    message,
+    verdict: effective?.verdict ?? null,
+    quorum: q ? { tier: q.tier, reason: q.reason } : null,
+    newerProposalOpen: state === 'DECIDED' && openProposal(ctx.db, claim.claim_id) !== null,
+  };
+}
+
+/** The claims `load` reads with their review standings, kept between reads until a change touches the claim (claimMemo.ts). */
+export function reviewStandings(ctx: ServiceContext, load: () => ClaimRow[]): { claims: ClaimRow[]; values: ReviewStanding[] } {
+  return perClaim(ctx, 'review', load, (claim) => reviewStandingOf(ctx, claim));
+}
+
 /** One line per visible claim for a review queue: derived status beside where its review stands. */
 export function listClaimReviews(ctx: ServiceContext): { items: ClaimReviewSummary[] } {
   const statuses = new Map(listClaims(ctx).map((c) => [c.claimId, c.status]));
+  const { claims, values: standings } = reviewStandings(ctx, () => visibleClaimRows(ctx));
   return {
-    items: visibleClaimRows(ctx).map((claim) => {
-      const effective = effectiveDecision(ctx.db, claim.claim_id);
+    items: claims.map((claim, i) => {
+      const standing = standings[i]!;
       return {
         claimId: claim.claim_id,
         statement: claim.statement,
         generation: claim.generation,
         status: statuses.get(claim.claim_id) ?? null,
-        decisionState: decisionStateOf(ctx, claim).state,
-        verdict: effective?.verdict ?? null,
-        quorumTier: quorumOf(ctx, claim)?.tier ?? null,
+        decisionState: standing.state,
+        verdict: standing.verdict,
+        quorumTier: standing.quorum?.tier ?? null,
       };
     }),
   };

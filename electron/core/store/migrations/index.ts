@@ -14,6 +14,7 @@ import { m0310_remediation } from './0310-remediation';
 import { m0320_fence_causes } from './0320-fence-causes';
 import { m0330_copies } from './0330-copies';
 import { m0340_copies_by_content } from './0340-copies-by-content';
+import { m0400_claim_changes } from './0400-claim-changes';
 import type { Migration } from './migration';
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0320_fence_causes,
   m0330_copies,
   m0340_copies_by_content,
+  m0400_claim_changes,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
