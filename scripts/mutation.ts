@@ -52,6 +52,8 @@ async function runPart(part: Part): Promise<void> {
     incrementalFile: join(dir, 'incremental.json'),
     htmlReporter: { fileName: join(dir, 'index.html') },
     jsonReporter: { fileName: join(dir, 'mutation.json') },
+    // MUTATION_CONCURRENCY=1 leaves a core free for other work while a part runs.
+    ...(process.env.MUTATION_CONCURRENCY ? { concurrency: Number(process.env.MUTATION_CONCURRENCY) } : {}),
   }).runMutationTest();
 }
 
