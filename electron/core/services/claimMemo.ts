@@ -94,11 +94,12 @@ function clockInterval(db: CaseDb, claimIds: readonly string[], now: number): Ma
 }
 
 /**
- * The claims `load` reads and `derive(claim)` for each, in order, reusing what was derived before
- * for the same clearance while no change logged since touches the claim and the clock stays in
- * its interval. `derive` must read nothing but the store, the actor's clearance and `ctx.now()`.
+ * The claims `load` reads and, for each, what `derive` derives of it (given a batch of claims, it
+ * answers in the same order), reusing what was derived before for the same clearance while no
+ * change logged since touches the claim and the clock stays in its interval. `derive` must read
+ * nothing but the store, the actor's clearance and `ctx.now()`.
  */
-export function perClaim<T>(ctx: ServiceContext, facet: ClaimFacet, load: () => ClaimRow[], derive: (claim: ClaimRow) => T): { claims: ClaimRow[]; values: T[] } {
+export function perClaim<T>(ctx: ServiceContext, facet: ClaimFacet, load: () => ClaimRow[], derive: (claims: ClaimRow[]) => T[]): { claims: ClaimRow[]; values: T[] } {
   const inCallersTransaction = ctx.db.inTransaction;
   // One read snapshot: the log, the claim rows and the rows derived from are one state.
   const read = () => {
@@ -108,7 +109,7 @@ export function perClaim<T>(ctx: ServiceContext, facet: ClaimFacet, load: () => 
       memo = { seq: -1, byClearance: new Map() };
       memos.set(ctx.db, memo);
     }
-    if (!catchUp(ctx.db, memo, inCallersTransaction)) return { claims, values: claims.map(derive) };
+    if (!catchUp(ctx.db, memo, inCallersTransaction)) return { claims, values: derive(claims) };
     const key = clearanceKey(ctx);
     let entries = memo.byClearance.get(key);
     if (!entries) memo.byClearance.set(key, (entries = new Map()));
@@ -117,12 +118,10 @@ export function perClaim<T>(ctx: ServiceContext, facet: ClaimFacet, load: () => 
     const missing = claims.filter((c) => !fresh(entries.get(c.claim_id)));
     const intervals = missing.length > 0 ? clockInterval(ctx.db, missing.map((c) => c.claim_id), now) : new Map<string, { from: number; until: number }>();
     for (const c of missing) entries.set(c.claim_id, { facets: {}, ...intervals.get(c.claim_id)! });
-    const values = claims.map((c) => {
-      const entry = entries.get(c.claim_id)!;
-      if (!(facet in entry.facets)) entry.facets[facet] = derive(c);
-      return entry.facets[facet] as T;
-    });
-    return { claims, values };
+    const underived = claims.filter((c) => !(facet in entries.get(c.claim_id)!.facets));
+    const derived = derive(underived);
+    underived.forEach((c, i) => (entries.get(c.claim_id)!.facets[facet] = derived[i]));
+    return { claims, values: claims.map((c) => entries.get(c.claim_id)!.facets[facet] as T) };
   };
   return inCallersTransaction ? read() : readTransaction(ctx.db, read);
 }

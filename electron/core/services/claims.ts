@@ -16,7 +16,7 @@ import { loadVisibleClaim, policyOf, visibleClaimRows, writeGeneration, type Cla
 import { loadVisibleRevision, usabilityInput, type RevisionRow } from '../store/evidenceRows';
 import { statusBindings } from './claimStatusInput';
 import { quorumView } from './quorum';
-import { bindingHistory, claimProjection, staleAmong } from './projection';
+import { bindingHistory, claimProjection, loadProjectionStatesInPages, projectionView, staleAmong, type ProjectionView } from './projection';
 import { writeTransaction } from '../store/caseFile';
 import { perClaim } from './claimMemo';
 import { generationDigest, maxBindingId, openRemediationClaims } from './remediationRows';
@@ -58,7 +58,7 @@ function statusOf(ctx: ServiceContext, claim: ClaimRow) {
   return { derived, bindings };
 }
 
-function toSummaryWith(ctx: ServiceContext, claim: ClaimRow, derived: ReturnType<typeof statusOf>['derived']): ClaimSummary {
+function toSummaryWith(ctx: ServiceContext, claim: ClaimRow, { derived, bindings }: ReturnType<typeof statusOf>, projection: ProjectionView): ClaimSummary {
   return {
     claimId: claim.claim_id,
     statement: claim.statement,
@@ -69,29 +69,33 @@ function toSummaryWith(ctx: ServiceContext, claim: ClaimRow, derived: ReturnType
     partialSupport: derived.partial,
     refute: derived.refute,
     // Every read of a claim checks revocation fences: a dependent is never shown as current (§3.5).
-    ...claimProjection(ctx, claim.claim_id),
+    ...projection,
+    missingKinds: derived.missingKinds,
+    bindings: bindings.map(({ binding }) => toBindingView(binding)),
   };
 }
 
 /** Every visible claim's summary, kept between reads until a change touches the claim (claimMemo.ts). */
 export function listClaims(ctx: ServiceContext): ClaimSummary[] {
-  return perClaim(ctx, 'summary', () => visibleClaimRows(ctx), (c) => toSummaryWith(ctx, c, statusOf(ctx, c).derived)).values;
+  return perClaim(ctx, 'summary', () => visibleClaimRows(ctx), (claims) => {
+    const states = loadProjectionStatesInPages(ctx.db, claims.map((c) => c.claim_id));
+    return claims.map((c) => toSummaryWith(ctx, c, statusOf(ctx, c), projectionView(ctx, states.get(c.claim_id)!)));
+  }).values;
 }
 
 export function getClaim(ctx: ServiceContext, claimId: string): ClaimDetail {
   const claim = loadVisibleClaim(ctx, claimId, 'claim:get');
-  const { derived, bindings } = statusOf(ctx, claim);
+  const status = statusOf(ctx, claim);
+  const { derived } = status;
   return {
-    ...toSummaryWith(ctx, claim, derived),
+    ...toSummaryWith(ctx, claim, status, claimProjection(ctx, claim.claim_id)),
     scope: JSON.parse(claim.scope) as string[],
     policy: ClaimPolicySchema.parse(JSON.parse(claim.policy)),
     tenant: claim.tenant,
     classification: claim.classification,
     unresolvedReason: claim.unresolved_reason,
     reasons: derived.reasons,
-    missingKinds: derived.missingKinds,
     independence: derived.supportGroups,
-    bindings: bindings.map(({ binding }) => toBindingView(binding)),
     historicalBindings: bindingHistory(ctx, claim.claim_id, claim.generation).map((b) => ({ ...toBindingView(b), historical: true as const })),
   };
 }

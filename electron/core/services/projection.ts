@@ -115,6 +115,13 @@ export function loadProjectionStates(db: CaseDb, claimIds: readonly string[]): M
   return out;
 }
 
+/** loadProjectionStates for any number of claims, a page of 500 per batch of queries. */
+export function loadProjectionStatesInPages(db: CaseDb, claimIds: readonly string[]): Map<string, ClaimProjectionState> {
+  const out = new Map<string, ClaimProjectionState>();
+  for (let i = 0; i < claimIds.length; i += 500) for (const [id, s] of loadProjectionStates(db, claimIds.slice(i, i + 500))) out.set(id, s);
+  return out;
+}
+
 function pendingFence(s: ClaimProjectionState): FenceRow | null {
   const watermark = s.stored?.fence_watermark ?? 0;
   let first: FenceRow | null = null;

@@ -145,7 +145,7 @@ function reviewStandingOf(ctx: ServiceContext, claim: ClaimRow): ReviewStanding 
 
 /** The claims `load` reads with their review standings, kept between reads until a change touches the claim (claimMemo.ts). */
 export function reviewStandings(ctx: ServiceContext, load: () => ClaimRow[]): { claims: ClaimRow[]; values: ReviewStanding[] } {
-  return perClaim(ctx, 'review', load, (claim) => reviewStandingOf(ctx, claim));
+  return perClaim(ctx, 'review', load, (claims) => claims.map((claim) => reviewStandingOf(ctx, claim)));
 }
 
 /** One line per visible claim for a review queue: derived status beside where its review stands. */
