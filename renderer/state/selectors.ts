@@ -38,7 +38,6 @@ export const selectEvidenceView = (s: WorkbenchState) => ({
 
 export const selectGraphView = (s: WorkbenchState) => ({
   claims: s.claims,
-  claimDetails: s.claimDetails,
   evidence: s.evidence,
   showUnbound: s.showUnboundEvidence,
   selection: s.graphSelection,
@@ -87,6 +86,7 @@ export const selectActions = (s: WorkbenchState) => ({
   selectQuarantined: s.selectQuarantined,
   setEvidenceFilter: s.setEvidenceFilter,
   ensureRevisionDetails: s.ensureRevisionDetails,
+  ensureClaimDetails: s.ensureClaimDetails,
   transitionRevision: s.transitionRevision,
   checkValidation: s.checkValidation,
   confirmIndependent: s.confirmIndependent,

@@ -96,9 +96,12 @@ export interface EvidenceSlice {
 
 export interface ClaimsSlice {
   claims: ClaimSummary[];
+  /** Details of the claims a view has opened (claim:get), loaded on demand and refreshed with the list. */
   claimDetails: Record<string, ClaimDetail>;
   claimsError: string | null;
   loadClaims: () => Promise<void>;
+  /** Loads the details of these claims unless loaded (or loading) already. */
+  ensureClaimDetails: (claimIds: readonly string[]) => Promise<void>;
   /** Records that the claim cannot be decided: its status becomes UNRESOLVED. */
   markUnresolved: (claimId: string, reason: string) => Promise<ActionError | null>;
 }

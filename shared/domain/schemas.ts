@@ -166,5 +166,9 @@ export const ClaimSummary = z.object({
   projectionReasons: z.array(z.string()).optional(),
   /** Compare-and-swap version of the stored projection; remediation actions send it back. */
   projectionVersion: z.number().int().optional(),
+  /** Required kinds the claim's usable evidence does not cover. */
+  missingKinds: z.array(z.string()),
+  /** Bindings of the current generation whose evidence the reader may see: the graph and queues draw from these, no claim:get per claim. */
+  bindings: z.array(BindingView),
 });
 export type ClaimSummary = z.infer<typeof ClaimSummary>;

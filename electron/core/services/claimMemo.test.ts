@@ -24,7 +24,7 @@ beforeEach(async () => {
 });
 afterEach(() => tc.cleanup());
 
-const SUMMARY_KEYS = ['claimId', 'statement', 'generation', 'status', 'author', 'support', 'partialSupport', 'refute', 'projection', 'pendingRevalidation', 'projectionReasons', 'projectionVersion'] as const;
+const SUMMARY_KEYS = ['claimId', 'statement', 'generation', 'status', 'author', 'support', 'partialSupport', 'refute', 'projection', 'pendingRevalidation', 'projectionReasons', 'projectionVersion', 'missingKinds', 'bindings'] as const;
 const pick = (detail: ResponseOf<'claim:get'>) => Object.fromEntries(SUMMARY_KEYS.map((k) => [k, detail[k]]));
 const complete = { supportedByQuote: true, contradictingEvidence: false, sourceQualityMatchesClaim: true, outdated: false, marketingOrForum: false };
 

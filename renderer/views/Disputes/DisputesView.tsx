@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { StateBadge, StatusBadge } from '../../components/Badges';
 import { LoadErrors, useLoadFailed } from '../../components/LoadErrors';
@@ -11,11 +11,14 @@ import { InertLabel } from '../../components/InertLabel';
 
 export function DisputesView() {
   const { claims, claimDetails, evidence, details, selected } = useWorkbench(useShallow(selectDisputesView));
-  const { selectDispute, ensureRevisionDetails, selectRevision, setView } = useWorkbench(useShallow(selectActions));
+  const { selectDispute, ensureRevisionDetails, ensureClaimDetails, selectRevision, setView } = useWorkbench(useShallow(selectActions));
   const queue = useMemo(() => disputeQueue(claims, evidence), [claims, evidence]);
   const failed = useLoadFailed();
   const entry = currentEntry(queue, selected);
-  const allClaimDetails = useMemo(() => claims.flatMap((c) => (claimDetails[c.claimId] ? [claimDetails[c.claimId]!] : [])), [claims, claimDetails]);
+  const openClaimId = entry?.kind === 'claim' ? entry.claim.claimId : null;
+  useEffect(() => {
+    if (openClaimId) void ensureClaimDetails([openClaimId]);
+  }, [openClaimId, ensureClaimDetails]);
   const openInEvidence = (revisionId: string) => {
     selectRevision(revisionId);
     setView('evidence');
@@ -69,7 +72,7 @@ export function DisputesView() {
           <RevisionDispute
             revision={entry.revision}
             details={details}
-            claims={allClaimDetails}
+            claims={claims}
            
             ensureDetails={ensureRevisionDetails}
             onOpen={openInEvidence}

@@ -1,7 +1,6 @@
 import type { EvidenceDetail } from '../../../shared/ipc/channels/evidence';
 import { useEffect } from 'react';
-import type { RevisionSummary } from '../../../shared/domain/schemas';
-import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
+import type { ClaimSummary, RevisionSummary } from '../../../shared/domain/schemas';
 import { RelationTag, StateBadge } from '../../components/Badges';
 import { formatTime } from '../../components/format';
 import { latestEntryInto, referencedRevision } from '../../components/history';
@@ -12,7 +11,7 @@ import { InertLabel } from '../../components/InertLabel';
 interface Props {
   revision: RevisionSummary;
   details: Record<string, EvidenceDetail>;
-  claims: readonly ClaimDetail[];
+  claims: readonly ClaimSummary[];
   ensureDetails: (ids: readonly string[]) => Promise<void>;
   onOpen: (revisionId: string) => void;
 }

@@ -11,6 +11,8 @@ const claim = (claimId: string, status: ClaimSummary['status']): ClaimSummary =>
   support: { all: 1, independent: 1 },
   partialSupport: { all: 0, independent: 0 },
   refute: { all: 1, independent: 1 },
+  missingKinds: [],
+  bindings: [],
 });
 const rev = (revisionId: string, state: RevisionSummary['state']): RevisionSummary => ({
   revisionId,

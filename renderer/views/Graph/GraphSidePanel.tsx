@@ -11,13 +11,14 @@ import { InertLabel } from '../../components/InertLabel';
 /** Details of the selected graph node; with nothing selected, the claims as a keyboard-reachable list. */
 export function GraphSidePanel() {
   const { claims, claimDetails, evidence, details, selection, reviewQueue } = useWorkbench(useShallow(selectGraphSidePanel));
-  const { selectGraphNode, ensureRevisionDetails } = useWorkbench(useShallow(selectActions));
+  const { selectGraphNode, ensureRevisionDetails, ensureClaimDetails } = useWorkbench(useShallow(selectActions));
   const { openReview } = useWorkbench(useShallow(selectReviewActions));
   const selectRevision = (id: string) => selectGraphNode({ kind: 'revision', id });
 
   useEffect(() => {
     if (selection?.kind === 'revision') void ensureRevisionDetails([selection.id]);
-  }, [selection, ensureRevisionDetails]);
+    if (selection?.kind === 'claim') void ensureClaimDetails([selection.id]);
+  }, [selection, ensureRevisionDetails, ensureClaimDetails]);
 
   let body: React.JSX.Element;
   if (selection?.kind === 'claim' && claimDetails[selection.id]) {

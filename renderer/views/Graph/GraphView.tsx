@@ -21,16 +21,15 @@ export function GraphView() {
 }
 
 function GraphCanvas() {
-  const { claims, claimDetails, evidence, showUnbound, selection, reviews } = useWorkbench(useShallow(selectGraphView));
+  const { claims, evidence, showUnbound, selection, reviews } = useWorkbench(useShallow(selectGraphView));
   const { selectGraphNode, setShowUnboundEvidence } = useWorkbench(useShallow(selectActions));
   const flow = useReactFlow();
   const canvas = useRef<HTMLDivElement>(null);
 
-  // claim:list gives the order; claim:get the bindings. A claim whose detail is not loaded yet waits.
-  const details = useMemo(() => claims.flatMap((c) => (claimDetails[c.claimId] ? [claimDetails[c.claimId]!] : [])), [claims, claimDetails]);
+  // claim:list gives the order and each claim's bindings: one request, never one per claim.
   const { nodes, edges, undrawnBindings } = useMemo(
-    () => toFlow({ claims: details, evidence, showUnbound, selection, reviews }),
-    [details, evidence, showUnbound, selection, reviews],
+    () => toFlow({ claims, evidence, showUnbound, selection, reviews }),
+    [claims, evidence, showUnbound, selection, reviews],
   );
 
   // Fit the layout's width and start at the top: fitting everything at once would shrink the text

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/domain/enums';
 import type { Edge, Node } from '@xyflow/react';
 import type { RevisionSummary } from '../../../shared/domain/schemas';
-import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
+import type { ClaimSummary } from '../../../shared/domain/schemas';
 import type { ClaimReviewSummary } from '../../../shared/ipc/channels/review';
 import type { GraphSelection } from '../../state/types';
 
@@ -92,7 +92,7 @@ export type BindingEdgeData = {
 export type BindingFlowEdge = Edge<BindingEdgeData, 'binding'>;
 
 export interface FlowInput {
-  claims: readonly ClaimDetail[];
+  claims: readonly ClaimSummary[];
   evidence: readonly RevisionSummary[];
   showUnbound: boolean;
   selection: GraphSelection | null;
@@ -246,7 +246,7 @@ function evidenceNode(
 }
 
 /** Node ids in the neighbourhood of the selection, or null when nothing is selected. */
-function focusSet(claims: readonly ClaimDetail[], selection: GraphSelection | null): Set<string> | null {
+function focusSet(claims: readonly ClaimSummary[], selection: GraphSelection | null): Set<string> | null {
   if (!selection) return null;
   const ids = new Set<string>();
   for (const claim of claims) {

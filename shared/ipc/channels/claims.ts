@@ -10,10 +10,8 @@ export const ClaimDetail = ClaimSummary.extend({
   classification: Classification,
   unresolvedReason: z.string().nullable(),
   reasons: z.array(z.string()),
-  missingKinds: z.array(z.string()),
   /** How full support was counted (DESIGN §3.2, §3.11): one group per independent source, and why items were merged. */
   independence: z.array(z.object({ refs: z.array(z.string()), source: z.string(), why: z.array(z.string()) })),
-  bindings: z.array(BindingView),
   /** Bindings of earlier generations (kept as history, never in force), newest generation first. */
   historicalBindings: z.array(BindingView.extend({ historical: z.literal(true) })).optional(),
 });
