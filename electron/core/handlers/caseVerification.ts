@@ -14,13 +14,29 @@ import { inReadSnapshot, openReader } from '../store/caseFile';
  * Its own connection and one read transaction: the workbench's writes (the outbox worker's too)
  * go on meanwhile, and the chain walk and the state checks see the same state.
  */
-export async function verifyOpenCase(s: Seat, how: { full: boolean; options?: VerifyOptions }): Promise<ChainVerification> {
-  const reader = openReader(s.casePath!);
+export function verifyOpenCase(s: Seat, how: { full: boolean; options?: VerifyOptions }): Promise<ChainVerification> {
   const opened = s.session.openCase();
+  const full = how.full || !opened.verifiedInFull;
+  // The window asks for the gate and the audit view together on opening: one verification of a
+  // large case at a time, shared by every caller asking the same question meanwhile.
+  const key = JSON.stringify({ full, signatures: how.options?.signatures ?? 'every', expectedHead: how.options?.expectedHead ?? null });
+  let byQuestion = running.get(opened);
+  if (!byQuestion) running.set(opened, (byQuestion = new Map()));
+  const pending = byQuestion.get(key);
+  if (pending) return pending;
+  const started = verify(s, opened, full, how.options).finally(() => byQuestion.delete(key));
+  byQuestion.set(key, started);
+  return started;
+}
+
+const running = new WeakMap<object, Map<string, Promise<ChainVerification>>>();
+
+async function verify(s: Seat, opened: ReturnType<Seat['session']['openCase']>, full: boolean, options: VerifyOptions | undefined): Promise<ChainVerification> {
+  const reader = openReader(s.casePath!);
   const marks = new VerificationMarks(join(s.session.userDataDir, 'verified'));
   try {
     const verified = await inReadSnapshot(reader, () =>
-      verifyFromMark(reader, { marks, full: how.full || !opened.verifiedInFull, now: s.now, ...(how.options ? { options: how.options } : {}) }),
+      verifyFromMark(reader, { marks, full, now: s.now, ...(options ? { options } : {}) }),
     );
     if (verified.ok && !verified.routine) opened.verifiedInFull = true;
     return verified;
