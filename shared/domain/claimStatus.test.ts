@@ -115,6 +115,20 @@ describe('deriveClaimStatus: scenarios', () => {
     expect(derive([b({ relation: 'FULL_SUPPORT' }), b({ relation: 'REFUTES', kind: 'self_report' })]).status).toBe('SUPPORTED');
   });
 
+  it('says why each relation that would count was not counted, and only for those relations', () => {
+    const r = derive([
+      b({ relation: 'FULL_SUPPORT' }),
+      b({ relation: 'PARTIAL_SUPPORT', kind: 'self_report', revisionRef: 'ev-partial@1' }),
+      b({ relation: 'REFUTES', kind: 'self_report', revisionRef: 'ev-against@1' }),
+      b({ relation: 'CONTEXT_ONLY', kind: 'self_report', revisionRef: 'ev-context@1' }),
+    ]);
+    expect(r.status).toBe('SUPPORTED');
+    expect(r.reasons.filter((x) => x.includes('reference only'))).toEqual([
+      'ev-against@1 (self_report) is reference only and never counts as evidence',
+      'ev-partial@1 (self_report) is reference only and never counts as evidence',
+    ]);
+  });
+
   it('an agent summary counts only through its original sources', () => {
     const orphan = b({ relation: 'FULL_SUPPORT', kind: 'agent_summary', originalSources: [], revisionRef: 'ev-sum@2' });
     const r = derive([orphan]);

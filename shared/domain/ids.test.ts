@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EvidenceId, RevisionId } from './schemas';
+import { ChosenName, EvidenceId, RevisionId } from './schemas';
 
 /**
  * Issue 12.4: evidence:ingest accepted an evidence id containing '@', whose revision id (x@y@1)
@@ -25,5 +25,15 @@ describe('one id grammar', () => {
     expect(RevisionId.safeParse('x@y@1').success).toBe(false);
     expect(RevisionId.safeParse(`${'a'.repeat(121)}@1`).success).toBe(false);
     expect(RevisionId.safeParse(`${'a'.repeat(120)}@123456789`).success).toBe(true);
+  });
+});
+
+describe('a chosen name', () => {
+  it('is letters, digits and . _ : @ - from its first character to its last', () => {
+    expect(ChosenName.safeParse('cl-ransom.2026:a@b_c').success).toBe(true);
+    // '~' is reserved for the scope the case may append; a space or a slash anywhere is refused.
+    for (const name of ['cl-1~acme', 'cl 1', 'cl/1', 'cl-1\n', '-cl']) {
+      expect(ChosenName.safeParse(name).error?.issues[0]?.message, name).toBe("use letters, digits and . _ : @ - only ('~' is reserved)");
+    }
   });
 });
