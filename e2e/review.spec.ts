@@ -184,6 +184,24 @@ test('audit view: signed chain verified, head copied and checked, a forged head 
   await app.screenshot('audit-chain');
 });
 
+test('completion gate of a case with hundreds of blockers: counts by kind, the first 200 rows, and more on request', async ({ app, page }) => {
+  const gate = new GatePanelPage(app);
+  for (let i = 0; i < 230; i++) {
+    await app.ok('claim:create', { claimId: `cl-bulk-${String(i).padStart(3, '0')}`, statement: `host ${i} beaconed to the C2`, tenant: 'acme', classification: 'internal' });
+  }
+  // Locking and unlocking the window reads the case again.
+  await app.actAs('lena.k');
+  await gate.open();
+  const total = (await app.ok('case:gate', {})).blockers.length;
+  expect(total).toBeGreaterThan(230);
+  await expect(page.getByTestId('gate-blockers-counts')).toContainText(/undecided: \d+/);
+  await expect(gate.blockers()).toHaveCount(200);
+  await page.getByTestId('gate-blockers-more').scrollIntoViewIfNeeded();
+  await app.screenshot('gate-many-blockers');
+  await page.getByTestId('gate-blockers-more').click();
+  await expect(gate.blockers()).toHaveCount(Math.min(400, total));
+});
+
 test('completion gate: a reviewer may not finalize; the admin gets DRAFT with blockers, then FINAL once nothing blocks', async ({ app, page }) => {
   const gate = new GatePanelPage(app);
   await app.actAs('priya.s');

@@ -50,44 +50,65 @@ function BlockerTarget({ b, testId }: { b: Blocker; testId: string }) {
   return <>{b.target}</>;
 }
 
+/** Rows drawn at first and per "Show more": a case of thousands of claims has thousands of blockers. */
+const BLOCKER_PAGE = 200;
+
 function BlockerTable({ blockers, testId }: { blockers: readonly Blocker[]; testId: string }) {
   const { setView } = useWorkbench(useShallow(selectActions));
+  const [shown, setShown] = useState(BLOCKER_PAGE);
+  const byKind = new Map<Blocker['kind'], number>();
+  for (const b of blockers) byKind.set(b.kind, (byKind.get(b.kind) ?? 0) + 1);
   return (
-    <table className="table dense" data-testid={testId}>
-      <thead>
-        <tr>
-          <th>kind</th>
-          <th>target</th>
-          <th>what blocks FINAL</th>
-        </tr>
-      </thead>
-      <tbody>
-        {blockers.map((b, i) => (
-          <tr key={i} data-testid={`${testId}-row`} data-kind={b.kind}>
-            <td className="nowrap">
-              <span className={`tag blocker-${b.kind}`}>{KIND_LABEL[b.kind]}</span>
-            </td>
-            <td className="mono nowrap">
-              <BlockerTarget b={b} testId={testId} />
-            </td>
-            <td>
-              {b.message}
-              <div className="muted small">
-                check: {b.check}
-                {(b.kind === 'revalidation' || b.kind === 'remediation') && (
-                  <>
-                    {' · '}
-                    <button type="button" className="link small" data-testid={`${testId}-remediations-${i}`} onClick={() => setView('remediations')}>
-                      Remediations →
-                    </button>
-                  </>
-                )}
-              </div>
-            </td>
+    <>
+      {blockers.length > BLOCKER_PAGE && (
+        <p className="small" data-testid={`${testId}-counts`}>
+          {[...byKind].map(([kind, n]) => `${KIND_LABEL[kind]}: ${n.toLocaleString('en')}`).join(' · ')}
+        </p>
+      )}
+      <table className="table dense" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>kind</th>
+            <th>target</th>
+            <th>what blocks FINAL</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {blockers.slice(0, shown).map((b, i) => (
+            <tr key={i} data-testid={`${testId}-row`} data-kind={b.kind}>
+              <td className="nowrap">
+                <span className={`tag blocker-${b.kind}`}>{KIND_LABEL[b.kind]}</span>
+              </td>
+              <td className="mono nowrap">
+                <BlockerTarget b={b} testId={testId} />
+              </td>
+              <td>
+                {b.message}
+                <div className="muted small">
+                  check: {b.check}
+                  {(b.kind === 'revalidation' || b.kind === 'remediation') && (
+                    <>
+                      {' · '}
+                      <button type="button" className="link small" data-testid={`${testId}-remediations-${i}`} onClick={() => setView('remediations')}>
+                        Remediations →
+                      </button>
+                    </>
+                  )}
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {shown < blockers.length && (
+        <p className="small">
+          Showing {shown.toLocaleString('en')} of {blockers.length.toLocaleString('en')} blockers.{' '}
+          <button type="button" className="link small" data-testid={`${testId}-more`} onClick={() => setShown((n) => n + BLOCKER_PAGE)}>
+            Show {Math.min(BLOCKER_PAGE, blockers.length - shown).toLocaleString('en')} more
+          </button>
+        </p>
+      )}
+    </>
   );
 }
 
