@@ -31,4 +31,9 @@ describe('supportProjection', () => {
     expect(forward.reasons.join(' ')).not.toContain('r1');
     expect(forward.reasons).toContain('REQUIRED a revision outside your clearance is not usable (revision is REVOKED, not VALIDATED)');
   });
+
+  it('still says a lost revision is not usable when the caller recorded no reason', () => {
+    const lost = { revisionRef: 's1', role: 'SUPPORTING' as const, usable: false, unusableBecause: [], stale: false };
+    expect(supportProjection([lost]).reasons).toEqual(['SUPPORTING s1 is not usable (unknown reason)']);
+  });
 });
