@@ -50,6 +50,18 @@ async function expectFreshAs(actorId: string, step: string): Promise<void> {
   );
 }
 
+/** One validated revision bound in full support of a new claim `claimId`; the claim's status as claim:list shows it. */
+async function oneSupportedClaim(claimId: string, context: Parameters<typeof ingestRequest>[1] = {}): Promise<{ revisionId: string; status: () => Promise<string> }> {
+  tc.as('admin');
+  const { revisionId } = await tc.call('evidence:ingest', ingestRequest(`ev-${claimId}`, context));
+  tc.as('bob');
+  await tc.call('evidence:transition', { revisionId, to: 'VALIDATED', reason: 'checked' });
+  tc.as('alice');
+  await tc.call('claim:create', { claimId, statement: 'x', scope: ['HOST-FS01'], tenant: 'acme', classification: 'internal', policy: { minIndependentSources: 1 } });
+  await tc.call('claim:bind', { claimId, revisionId, relation: 'FULL_SUPPORT', role: 'SUPPORTING' });
+  return { revisionId, status: async () => (await tc.call('claim:list', {})).find((c) => c.claimId === claimId)!.status };
+}
+
 describe('claim derivations kept between reads', () => {
   it('always equal deriving afresh, through a seeded walk of every kind of write, the clock and two clearances', async () => {
     const r = seededRandom(4242);
@@ -139,15 +151,8 @@ describe('claim derivations kept between reads', () => {
   }, 120_000);
 
   it('follow a valid_until passing with no write at all, and the clock moving back', async () => {
-    tc.as('admin');
     const expires = new Date(clock + 3_600_000).toISOString();
-    const { revisionId } = await tc.call('evidence:ingest', ingestRequest('ev-exp', { context: { validUntil: expires, effectiveFrom: new Date(clock - 1000).toISOString() } }));
-    tc.as('bob');
-    await tc.call('evidence:transition', { revisionId, to: 'VALIDATED', reason: 'checked' });
-    tc.as('alice');
-    await tc.call('claim:create', { claimId: 'cl-exp', statement: 'x', scope: ['HOST-FS01'], tenant: 'acme', classification: 'internal', policy: { minIndependentSources: 1 } });
-    await tc.call('claim:bind', { claimId: 'cl-exp', revisionId, relation: 'FULL_SUPPORT', role: 'SUPPORTING' });
-    const status = async () => (await tc.call('claim:list', {})).find((c) => c.claimId === 'cl-exp')!.status;
+    const { status } = await oneSupportedClaim('cl-exp', { context: { validUntil: expires, effectiveFrom: new Date(clock - 1000).toISOString() } });
     expect(await status()).toBe('SUPPORTED');
     const before = clock;
     clock = Date.parse(expires);
@@ -157,14 +162,7 @@ describe('claim derivations kept between reads', () => {
   });
 
   it('see writes made by another connection (another process on the file), and a log pruned past them', async () => {
-    tc.as('admin');
-    const { revisionId } = await tc.call('evidence:ingest', ingestRequest('ev-1'));
-    tc.as('bob');
-    await tc.call('evidence:transition', { revisionId, to: 'VALIDATED', reason: 'checked' });
-    tc.as('alice');
-    await tc.call('claim:create', { claimId: 'cl-1', statement: 'x', scope: ['HOST-FS01'], tenant: 'acme', classification: 'internal', policy: { minIndependentSources: 1 } });
-    await tc.call('claim:bind', { claimId: 'cl-1', revisionId, relation: 'FULL_SUPPORT', role: 'SUPPORTING' });
-    const status = async () => (await tc.call('claim:list', {})).find((c) => c.claimId === 'cl-1')!.status;
+    const { revisionId, status } = await oneSupportedClaim('cl-1');
     expect(await status()).toBe('SUPPORTED');
     const other = new Database(tc.casePath);
     try {
@@ -185,13 +183,7 @@ describe('claim derivations kept between reads', () => {
   });
 
   it('never keep what a write that was rolled back derived', async () => {
-    tc.as('admin');
-    const { revisionId } = await tc.call('evidence:ingest', ingestRequest('ev-1'));
-    tc.as('bob');
-    await tc.call('evidence:transition', { revisionId, to: 'VALIDATED', reason: 'checked' });
-    tc.as('alice');
-    await tc.call('claim:create', { claimId: 'cl-1', statement: 'x', scope: ['HOST-FS01'], tenant: 'acme', classification: 'internal', policy: { minIndependentSources: 1 } });
-    await tc.call('claim:bind', { claimId: 'cl-1', revisionId, relation: 'FULL_SUPPORT', role: 'SUPPORTING' });
+    const { revisionId } = await oneSupportedClaim('cl-1');
     const ctx = tc.session.context();
     const { listClaims } = await import('./claims');
     expect(listClaims(ctx)[0]!.status).toBe('SUPPORTED');
