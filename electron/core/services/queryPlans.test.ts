@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkEvidence } from '../../testing/fixtures/bulk';
 import { createTestCase, type TestCase } from '../../testing/testCase';
-import { BUCKET_HITS_SQL, COPY_CANDIDATES_SQL, IDENTICAL_CONTENT_SQL } from '../store/copyRows';
+import { BUCKET_HITS_SQL, COPY_CANDIDATES_SQL, IDENTICAL_CONTENT_SQL, PROBABLE_COPIES_SQL } from '../store/copyRows';
 import { visibleRefsQuery } from './claimBasis';
 import { listEvidenceQuery } from './evidenceReads';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
@@ -61,7 +61,7 @@ describe('hot queries keep their indexes', () => {
 });
 
 describe('hot queries on a case file as the workbench writes it (never ANALYZEd)', () => {
-  it('the revisions of a claim a reader may see are found by key, never by walking the visible ones', async () => {
+  it('the revisions of a claim a reader may see, and copies among them, are found by key', async () => {
     const fresh = await createTestCase();
     try {
       await fresh.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'analyst', displayName: 'Analyst', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
@@ -71,6 +71,10 @@ describe('hot queries on a case file as the workbench writes it (never ANALYZEd)
       const plan = (fresh.session.db().prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail).join(' | ');
       expect(plan).toMatch(/SEARCH r USING INDEX sqlite_autoindex_evidence_revision_1 \(revision_id=\?\)/);
       expect(plan).not.toMatch(/evidence_revision_by_acl/);
+      // Copies among a batch of revisions: one seek per revision, not one per pair of them.
+      const copies = (fresh.session.db().prepare(`EXPLAIN QUERY PLAN ${PROBABLE_COPIES_SQL}`).all('["a", "b"]') as { detail: string }[]).map((r) => r.detail).join(' | ');
+      expect(copies).toMatch(/SEARCH c USING INDEX sqlite_autoindex_evidence_copy_1 \(revision_id=\?\)/);
+      expect(copies).not.toMatch(/copy_of=\?/);
     } finally {
       fresh.cleanup();
     }

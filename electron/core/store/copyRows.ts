@@ -128,13 +128,13 @@ export function copyLink(db: CaseDb, revisionId: string, copyOf: string): CopyLi
 export function probableCopiesAmong(db: CaseDb, revisionIds: readonly string[]): Map<string, { ref: string; why: string }[]> {
   const out = new Map<string, { ref: string; why: string }[]>();
   if (revisionIds.length < 2) return out;
-  const ids = JSON.stringify(revisionIds);
-  const rows = db
-    .prepare(
-      `SELECT revision_id, copy_of, reason FROM evidence_copy
-       WHERE independent_reason IS NULL AND revision_id IN (SELECT value FROM json_each(?)) AND copy_of IN (SELECT value FROM json_each(?))`,
-    )
-    .all(ids, ids) as { revision_id: string; copy_of: string; reason: string }[];
-  for (const r of rows) out.set(r.revision_id, [...(out.get(r.revision_id) ?? []), { ref: r.copy_of, why: r.reason }]);
+  const among = new Set(revisionIds);
+  // Each revision's links by primary key, the other side filtered here: with both sides as
+  // IN (json_each) SQLite scanned the link table per call (5.2 s of a first claim:list of 10,000 claims).
+  const rows = db.prepare(PROBABLE_COPIES_SQL).all(JSON.stringify(revisionIds)) as { revision_id: string; copy_of: string; reason: string }[];
+  for (const r of rows) if (among.has(r.copy_of)) out.set(r.revision_id, [...(out.get(r.revision_id) ?? []), { ref: r.copy_of, why: r.reason }]);
   return out;
 }
+
+export const PROBABLE_COPIES_SQL = `SELECT c.revision_id, c.copy_of, c.reason FROM json_each(?) j
+  JOIN evidence_copy c ON c.revision_id = j.value WHERE c.independent_reason IS NULL`;
