@@ -130,6 +130,9 @@ describe('canonicalJson: refusals name the path', () => {
     ['Date', { at: new Date(0) }, 'canonicalJson: Date (pass an ISO-8601 string instead) at $.at'],
     ['Map', { m: new Map([[1, 2]]) }, 'canonicalJson: non-plain object Map at $.m'],
     ['boxed string', [new String('x')], 'canonicalJson: non-plain object String at $[0]'],
+    // A class without a usable name is still named as an object, never as a blank.
+    ['anonymous class', { v: new (class {})() }, 'canonicalJson: non-plain object object at $.v'],
+    ['constructor without a name', { v: Object.create({ constructor: { name: 42 } }) as object }, 'canonicalJson: non-plain object object at $.v'],
   ])('%s', (_label, value, message) => {
     expect(() => canonicalJson(value)).toThrow(TypeError);
     expect(() => canonicalJson(value)).toThrow(message);

@@ -177,6 +177,7 @@ describe('deriveClaimStatus: scenarios', () => {
   it('a reviewer’s UNRESOLVED overrides everything', () => {
     const r = derive([b({ relation: 'FULL_SUPPORT' })], {}, true);
     expect(r.status).toBe('UNRESOLVED');
+    expect(r.reasons).toEqual(['a reviewer recorded that this claim cannot be decided']);
     expect(r.support).toEqual({ all: 1, independent: 1 });
   });
 

@@ -11,6 +11,12 @@ const base: DecisionFingerprintInput = {
 };
 
 describe('decisionFingerprintBody', () => {
+  it('refuses a generation that is not a non-negative integer, saying which', () => {
+    for (const generation of [-1, 1.5, Number.NaN]) {
+      expect(() => decisionFingerprintBody({ ...base, generation })).toThrow(new RangeError(`decisionFingerprintBody: generation must be a non-negative integer, got ${generation}`));
+    }
+  });
+
   it('is canonical JSON of claim, verdict, sorted evidence and computations', () => {
     expect(decisionFingerprintBody(base)).toBe(
       '{"claim":{"generation":3,"id":"claim-7"},"computations":["corr-1"],"evidence":["ev-12@3","ev-2@1"],"verdict":"SUPPORTED"}',

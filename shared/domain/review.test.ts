@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { quorumOutcome } from './quorum';
-import { CHECKLIST_ITEMS, killReasonsOf, voteValidity, type Checklist } from './review';
+import { CHECKLIST_ITEMS, CHECKLIST_QUESTIONS, killReasonsOf, voteValidity, type Checklist } from './review';
 
 const complete: Checklist = {
   supportedByQuote: true,
@@ -9,6 +9,14 @@ const complete: Checklist = {
   outdated: false,
   marketingOrForum: false,
 };
+
+describe('the review checklist', () => {
+  it('asks every item as a question of its own', () => {
+    const questions = CHECKLIST_ITEMS.map((item) => CHECKLIST_QUESTIONS[item]);
+    for (const q of questions) expect(q).toMatch(/^[A-Z].{20,}\?$/);
+    expect(new Set(questions).size).toBe(CHECKLIST_ITEMS.length);
+  });
+});
 
 describe('voteValidity', () => {
   it('accepts a complete checklist with a reason', () => {

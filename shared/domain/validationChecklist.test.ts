@@ -71,6 +71,16 @@ describe('validation checklist', () => {
   });
 
   it('refuses a bad clock instead of guessing', () => {
-    expect(() => runChecklist(good, { ...env, now: 'not a time' })).toThrow(RangeError);
+    expect(() => runChecklist(good, { ...env, now: 'not a time' })).toThrow(new RangeError('runChecklist: now is not an ISO-8601 timestamp: "not a time"'));
+  });
+
+  // What the reviewer reads beside each check: the facts it found, not only pass or fail.
+  it('says what each check found', () => {
+    const detail = (input: ChecklistInput, id: ValidationCheckId) => runChecklist(input, env).find((c) => c.id === id)!.detail;
+    expect(detail(good, 'provenance_present')).toBe('source auth_log entra:signin:1, produced by entra-id-connector');
+    expect(detail({ ...good, kind: 'agent_summary', tracedSources: 2 }, 'provenance_present')).toBe('source auth_log entra:signin:1, produced by entra-id-connector; traces to 2 original source(s)');
+    expect(detail({ ...good, sourceRef: ' ', producer: '' }, 'provenance_present')).toBe('missing sourceRef, producer');
+    expect(detail({ ...good, mediaType: 'application/json', content: '{"a":1}' }, 'content_parsed')).toBe('parsed as JSON');
+    expect(detail(good, 'no_injection_markers')).toBe('no instruction-like content found');
   });
 });
