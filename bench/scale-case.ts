@@ -1,7 +1,9 @@
 // A generated case at the size analysts work at (default 10,000 claims), built through the
 // channels exactly as users' actions would write it (seeded, so every run builds the same case),
 // then timed on the reads the views make. Baseline in the same run: a bare primary-key read of
-// one claim row. `BENCH_CLAIMS=2000 npm run bench -- scale-case` for a quicker look.
+// one claim row. `BENCH_CLAIMS=2000 npm run bench -- scale-case` for a quicker look;
+// `BENCH_KEEP=/tmp/case10k` keeps the case for bench/scale-ui.ts.
+import { cpSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createTestCase } from '../electron/testing/testCase';
 import { ingestRequest } from '../electron/testing/fixtures/evidence';
@@ -9,6 +11,8 @@ import { medianMs, medianMsAsync, report, seededRandom } from './lib';
 import { TEST_PASSPHRASE } from '../electron/testing/testCase';
 
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 10_000);
+/** BENCH_KEEP=<dir>: keep the generated case there (for bench/scale-ui.ts). */
+const KEEP = process.env.BENCH_KEEP;
 
 
 const HOSTS = Array.from({ length: 400 }, (_, i) => `HOST-${String(i).padStart(3, '0')}`);
@@ -65,8 +69,28 @@ async function main(): Promise<void> {
     const claimGet = await medianMsAsync(() => tc.call('claim:get', { claimId: `cl-${String(Math.floor(r() * CLAIMS)).padStart(5, '0')}` }), 51);
     const evidenceGet = await medianMsAsync(() => tc.call('evidence:get', { revisionId: `ev-${Math.floor(r() * CLAIMS)}-0@1` }), 51);
     const evidenceList = await medianMsAsync(() => tc.call('evidence:list', { limit: 50 }), 21);
-    const claimList = await medianMsAsync(() => tc.call('claim:list', {}), 3, 1);
-    const gate = await medianMsAsync(() => tc.call('case:gate', {}), 3, 1);
+    // Lists keep derivations between reads (claimMemo.ts): the first read derives every claim,
+    // later ones only what a write touched since. The gate verifies the chain in full the first
+    // time after opening, then from this machine's mark.
+    const timed = async (run: () => Promise<unknown>) => {
+      const t = performance.now();
+      await run();
+      return performance.now() - t;
+    };
+    const claimListFirst = await timed(() => tc.call('claim:list', {}));
+    const claimList = await medianMsAsync(() => tc.call('claim:list', {}), 5);
+    const reviewList = await medianMsAsync(() => tc.call('review:list', {}), 5);
+    const gateFirst = await timed(() => tc.call('case:gate', {}));
+    const gate = await medianMsAsync(() => tc.call('case:gate', {}), 5);
+    // After a write that touches one claim, the next list derives that claim again and nothing else.
+    let n = 0;
+    const afterBind = await medianMsAsync(async () => {
+      tc.as('ana');
+      await tc.call('claim:bind', { claimId: `cl-${String(n).padStart(5, '0')}`, revisionId: `ev-${n + 1}-0@1`, relation: 'PARTIAL_SUPPORT', role: 'SUPPORTING', rationale: 'bench' });
+      n += 1;
+      tc.as('rev');
+      return tc.call('claim:list', {});
+    }, 5);
     const verify = await medianMsAsync(() => tc.call('audit:verify', {}), 3, 1);
     const verified = await tc.call('audit:verify', {});
     const statuses = (await tc.call('claim:list', {})).reduce<Record<string, number>>((m, c) => ({ ...m, [c.status]: (m[c.status] ?? 0) + 1 }), {});
@@ -74,15 +98,26 @@ async function main(): Promise<void> {
       'claim:get': claimGet,
       'evidence:get': evidenceGet,
       'evidence:list_50': evidenceList,
-      'claim:list_all': claimList,
+      'claim:list_first': claimListFirst,
+      'claim:list': claimList,
+      'claim:list_after_a_bind': afterBind,
+      'review:list': reviewList,
+      'case:gate_first': gateFirst,
       'case:gate': gate,
       'audit:verify': verify,
       receipts: verified.length,
       verified: String(verified.ok),
       baseline_pk_row_ms: baseline,
       ratio_claim_get_vs_baseline: claimGet / baseline,
+      ratio_claim_list_vs_first: claimList / claimListFirst,
     });
     report('statuses', statuses);
+    if (KEEP) {
+      // For bench/scale-ui.ts: the case file with its reviewers' keys, as the window opens it.
+      tc.session.close();
+      cpSync(tc.dir, KEEP, { recursive: true });
+      console.log(`kept the case in ${KEEP}`);
+    }
   } finally {
     tc.cleanup();
   }
