@@ -15,7 +15,6 @@
  * becomes `\udxxx` rather than invalid UTF-8).
  */
 export function canonicalJson(value: unknown): string {
-  if (value === undefined) fail('undefined value', '$');
   return serialise(value, '$', new Set());
 }
 
@@ -37,8 +36,7 @@ function serialise(value: unknown, path: string, ancestors: Set<object>): string
       fail('symbol', path);
     case 'undefined':
       fail('undefined value', path);
-    case 'object':
-      break;
+    // 'object' (null included) goes on below.
   }
   if (value === null) return 'null';
   const obj = value as object;

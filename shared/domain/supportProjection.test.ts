@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BindingRole } from './enums';
-import { supportProjection, type ProjectionBinding } from './supportProjection';
+import { pendingReason, supportProjection, type ProjectionBinding } from './supportProjection';
 
 const b = (ref: string, role: BindingRole, usable: boolean, stale = false): ProjectionBinding => ({
   revisionRef: ref,
@@ -35,5 +35,18 @@ describe('supportProjection', () => {
   it('still says a lost revision is not usable when the caller recorded no reason', () => {
     const lost = { revisionRef: 's1', role: 'SUPPORTING' as const, usable: false, unusableBecause: [], stale: false };
     expect(supportProjection([lost]).reasons).toEqual(['SUPPORTING s1 is not usable (unknown reason)']);
+  });
+
+  it('names every reason a revision was lost, and says when nothing is bound', () => {
+    const lost = { revisionRef: 'r1', role: 'REQUIRED' as const, usable: false, unusableBecause: ['revision is DISPUTED, not VALIDATED', 'expired at 2026-11-01T00:00:00Z'], stale: false };
+    expect(supportProjection([lost]).reasons).toEqual(['REQUIRED r1 is not usable (revision is DISPUTED, not VALIDATED; expired at 2026-11-01T00:00:00Z)']);
+    expect(supportProjection([]).reasons).toEqual(['no REQUIRED or SUPPORTING evidence is bound; nothing to lose']);
+  });
+
+  it('says why revalidation is pending, for a fence on the revision and one derived from another', () => {
+    expect(pendingReason('ev-1@2', 'REVOKED')).toBe('evidence it rests on (ev-1@2) was REVOKED; revalidation is pending');
+    expect(pendingReason('ev-1@2', 'DERIVED')).toBe(
+      'evidence it rests on (ev-1@2) is derived from evidence taken out of normal flows (revoked, superseded, quarantined or disputed); revalidation is pending',
+    );
   });
 });

@@ -82,5 +82,7 @@ describe('validation checklist', () => {
     expect(detail({ ...good, sourceRef: ' ', producer: '' }, 'provenance_present')).toBe('missing sourceRef, producer');
     expect(detail({ ...good, mediaType: 'application/json', content: '{"a":1}' }, 'content_parsed')).toBe('parsed as JSON');
     expect(detail(good, 'no_injection_markers')).toBe('no instruction-like content found');
+    // Notices (shown, not held against it) follow, each introduced as one.
+    expect(detail({ ...good, content: 'signin user=svc\u200Bbackup ip=185.220.101.4' }, 'no_injection_markers')).toMatch(/^no instruction-like content found; notice: invisible-characters: /);
   });
 });
