@@ -1,0 +1,84 @@
+/**
+ * The window on a case at the size analysts work at (issue 11), in Debian's Chromium over the
+ * loopback host: the time from unlocking to a settled window (every read the window makes on
+ * opening has answered) and from each view's button to a settled view, how many requests that
+ * took and how many failed. Baseline in the same run: the same steps on the bundled 7-claim demo.
+ *
+ *   BENCH_KEEP=/tmp/case10k npx tsx bench/scale-case.ts   # builds the 10,000-claim case once
+ *   npx tsx bench/scale-ui.ts /tmp/case10k
+ *
+ * Without a case directory it reports the demo alone.
+ */
+import { chromium, type Page } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { ensureDemoCase } from '../electron/core/demo';
+import { handlers } from '../electron/core/handlers';
+import { Session } from '../electron/core/session';
+import { startHost } from '../electron/host/server';
+import { TEST_PASSPHRASE, testSession } from '../electron/testing/testCase';
+import { report } from './lib';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const VIEWS = ['graph', 'disputes', 'evidence', 'review', 'quarantine', 'remediations', 'audit', 'cases'] as const;
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+async function settled(page: Page): Promise<void> {
+  await page.waitForTimeout(100);
+  await page.waitForLoadState('networkidle', { timeout: 600_000 });
+}
+
+async function measure(label: string, session: Session, actorId: string, passphrase: string): Promise<Record<string, number>> {
+  const host = await startHost({ session, handlers, rendererDir: join(ROOT, 'out', 'renderer') });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    let requests = 0;
+    let failed = 0;
+    page.on('request', () => (requests += 1));
+    page.on('requestfailed', () => (failed += 1));
+    await page.goto(host.url);
+    await page.getByTestId('case-name').waitFor();
+    await page.getByTestId('unlock-actor').selectOption(actorId);
+    await page.getByTestId('unlock-passphrase').fill(passphrase);
+    const t0 = performance.now();
+    await page.getByTestId('unlock-submit').click();
+    await page.getByTestId('status-actor').filter({ hasText: 'Acting as' }).waitFor({ timeout: 600_000 });
+    await settled(page);
+    const figures: Record<string, number> = { ready_ms: performance.now() - t0, requests_to_ready: requests };
+    for (const view of VIEWS) {
+      const t = performance.now();
+      await page.getByTestId(`nav-${view}`).click({ timeout: 600_000 });
+      await page.locator('main').waitFor();
+      await settled(page);
+      figures[`${view}_ms`] = performance.now() - t;
+    }
+    figures.requests = requests;
+    figures.failed_requests = failed;
+    report(label, figures);
+    return figures;
+  } finally {
+    await browser.close();
+    await host.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const demoDir = mkdtempSync(join(tmpdir(), 'erwb-bench-ui-'));
+  const demo = new Session({ userDataDir: demoDir, log: () => {} });
+  demo.open(await ensureDemoCase(join(ROOT, 'resources', 'demo-case.json'), demoDir));
+  const base = await measure('demo case, 7 claims (baseline)', demo, 'lena.k', 'demo-lena-2231');
+  demo.close();
+  rmSync(demoDir, { recursive: true, force: true });
+  const dir = process.argv[2];
+  if (!dir) return;
+  const big = testSession({ userDataDir: join(dir, 'user') });
+  big.open(join(dir, 'test.case.sqlite'));
+  const large = await measure(`generated case in ${dir}`, big, 'rev', TEST_PASSPHRASE);
+  big.close();
+  report('ratios to the demo', Object.fromEntries(['ready_ms', ...VIEWS.map((v) => `${v}_ms`)].map((k) => [k, large[k]! / base[k]!])));
+}
+
+void main();
