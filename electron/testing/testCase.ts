@@ -23,6 +23,8 @@ export const testKeyOf = (seat: Seat, actorId: string) =>
 /** A workbench process for tests: the low key cost, no log. */
 export const testSession = (options: SessionOptions): Session => new Session({ log: () => {}, keyCost: TEST_KEY_COST, ...options });
 
+type RefusalOf = Extract<Awaited<ReturnType<typeof dispatch>>, { ok: false }>['error'];
+
 /** A session on a fresh temp case file with the real migrations, for service and handler tests. */
 export interface TestCase {
   /** The test's window: its seat acts as the reviewer `as` unlocked. */
@@ -31,6 +33,8 @@ export interface TestCase {
   casePath: string;
   call: <C extends Channel>(channel: C, request: RequestOf<C>) => Promise<ResponseOf<C>>;
   raw: (channel: string, request: unknown) => ReturnType<typeof dispatch>;
+  /** The error a refused call answers; a call that succeeds fails the test. */
+  refusal: (channel: string, request: unknown) => Promise<RefusalOf>;
   as: (actorId: string) => void;
   cleanup: () => void;
 }
@@ -53,12 +57,18 @@ export async function createTestCase(options: { now?: () => string; homeScope?: 
     return envelope.value as ResponseOf<C>;
   };
   await call('case:create', { path: casePath, name: 'Test case', admin: { actorId: 'admin', displayName: 'Admin', passphrase: TEST_PASSPHRASE }, homeScope: options.homeScope ?? TEST_HOME_SCOPE });
+  const refusal = async (channel: string, request: unknown): Promise<RefusalOf> => {
+    const envelope = await raw(channel, request);
+    if (envelope.ok) throw new Error(`${channel} unexpectedly succeeded`);
+    return envelope.error;
+  };
   return {
     session,
     dir,
     casePath,
     call,
     raw,
+    refusal,
     as: (actorId) => void session.unlock(actorId, TEST_PASSPHRASE),
     cleanup: () => {
       session.close();

@@ -7,11 +7,6 @@ beforeEach(async () => {
 });
 afterEach(() => rc.cleanup());
 
-async function errorOf(channel: string, request: unknown) {
-  const envelope = await rc.raw(channel, request);
-  if (envelope.ok) throw new Error(`${channel} unexpectedly succeeded`);
-  return envelope.error;
-}
 
 /** A claim by alice with two bound revisions and an open proposal by bob. */
 async function proposed(verdict: 'SUPPORTED' | 'REFUTED' | 'UNRESOLVED' | 'NEEDS_MORE_EVIDENCE' = 'SUPPORTED') {
@@ -43,7 +38,7 @@ describe('decision fingerprints', () => {
     await rc.bind('cl-1', ev3, 'REFUTES');
     rc.as('carol');
     const before = rc.receiptCount();
-    const err = await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    const err = await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
     expect(err.code).toBe('CONFLICT');
     expect(err.message).toContain(`${d.decisionId} is stale`);
     expect(err.message).toContain(`revision ${ev3} was bound`);
@@ -51,7 +46,7 @@ describe('decision fingerprints', () => {
     const got = await rc.call('decision:get', { decisionId: d.decisionId });
     expect(got).toMatchObject({ status: 'PROPOSED', current: false, changes: [`revision ${ev3} was bound`] });
     // decision:verify (read-only) refuses the same way.
-    expect(await errorOf('decision:verify', { decisionId: d.decisionId, fingerprint: d.fingerprint })).toEqual({
+    expect(await rc.refusal('decision:verify', { decisionId: d.decisionId, fingerprint: d.fingerprint })).toEqual({
       code: 'CONFLICT',
       message: `decision:verify: ${d.decisionId} is stale: revision ${ev3} was bound`,
     });
@@ -60,7 +55,7 @@ describe('decision fingerprints', () => {
   it('refuses an approval carrying a fingerprint other than the proposal\'s', async () => {
     const { d } = await proposed();
     rc.as('carol');
-    const err = await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: 'f'.repeat(64) });
+    const err = await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: 'f'.repeat(64) });
     expect(err.code).toBe('CONFLICT');
     expect(err.message).toContain('is not the fingerprint of');
   });
@@ -73,7 +68,7 @@ describe('decision fingerprints', () => {
     const got = await rc.call('decision:get', { decisionId: d.decisionId });
     expect(got.changes).toEqual(['1 revision outside your clearance was bound']);
     expect(JSON.stringify(got)).not.toContain(secret);
-    const err = await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    const err = await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
     expect(err.message).not.toContain(secret);
   });
 
@@ -98,7 +93,7 @@ describe('decision fingerprints', () => {
 describe('four eyes and roles', () => {
   it('refuses the proposer approving their own proposal', async () => {
     const { d } = await proposed();
-    const err = await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    const err = await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
     expect(err).toMatchObject({ code: 'FORBIDDEN' });
     expect(err.message).toContain('bob proposed');
     expect(err.message).toContain('four eyes');
@@ -111,7 +106,7 @@ describe('four eyes and roles', () => {
     rc.as('bob');
     const d = await rc.call('decision:propose', { claimId: 'cl-admin', verdict: 'SUPPORTED', rationale: 'r' });
     rc.as('admin');
-    const err = await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    const err = await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
     expect(err.code).toBe('FORBIDDEN');
     expect(err.message).toContain('wrote claim cl-admin');
   });
@@ -119,23 +114,23 @@ describe('four eyes and roles', () => {
   it('refuses approval by an analyst, and rejection by anyone but a reviewer other than the proposer', async () => {
     const { d } = await proposed();
     rc.as('alice');
-    expect((await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).message).toContain('needs the role reviewer or admin; alice is analyst');
-    expect((await errorOf('decision:reject', { decisionId: d.decisionId, reason: 'no' })).code).toBe('FORBIDDEN');
+    expect((await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).message).toContain('needs the role reviewer or admin; alice is analyst');
+    expect((await rc.refusal('decision:reject', { decisionId: d.decisionId, reason: 'no' })).code).toBe('FORBIDDEN');
     rc.as('bob');
-    expect((await errorOf('decision:reject', { decisionId: d.decisionId, reason: 'no' })).message).toContain('withdraw it');
+    expect((await rc.refusal('decision:reject', { decisionId: d.decisionId, reason: 'no' })).message).toContain('withdraw it');
     rc.as('carol');
-    expect((await errorOf('decision:withdraw', { decisionId: d.decisionId, reason: 'no' })).message).toContain('only bob');
+    expect((await rc.refusal('decision:withdraw', { decisionId: d.decisionId, reason: 'no' })).message).toContain('only bob');
     const rejected = await rc.call('decision:reject', { decisionId: d.decisionId, reason: 'rationale does not cover the proxy log' });
     expect(rejected).toMatchObject({ status: 'REJECTED', decisionNote: 'rationale does not cover the proxy log' });
-    expect((await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).code).toBe('CONFLICT');
+    expect((await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).code).toBe('CONFLICT');
   });
 
   it('lets analysts propose but refuses a second open proposal and a verdict without evidence', async () => {
     await rc.claim('cl-empty');
     rc.as('alice');
-    expect((await errorOf('decision:propose', { claimId: 'cl-empty', verdict: 'SUPPORTED', rationale: 'r' })).message).toContain('has no bound evidence');
+    expect((await rc.refusal('decision:propose', { claimId: 'cl-empty', verdict: 'SUPPORTED', rationale: 'r' })).message).toContain('has no bound evidence');
     const d = await rc.call('decision:propose', { claimId: 'cl-empty', verdict: 'NEEDS_MORE_EVIDENCE', rationale: 'nothing bound yet' });
-    expect((await errorOf('decision:propose', { claimId: 'cl-empty', verdict: 'UNRESOLVED', rationale: 'r' })).message).toContain(`open proposal ${d.decisionId}`);
+    expect((await rc.refusal('decision:propose', { claimId: 'cl-empty', verdict: 'UNRESOLVED', rationale: 'r' })).message).toContain(`open proposal ${d.decisionId}`);
   });
 
   it('refuses a reviewer whose clearance misses bound evidence, without naming it', async () => {
@@ -147,7 +142,7 @@ describe('four eyes and roles', () => {
     rc.as('bob');
     const d = await rc.call('decision:propose', { claimId: 'cl-2', verdict: 'SUPPORTED', rationale: 'r' });
     rc.as('faye');
-    const err = await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    const err = await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
     expect(err.code).toBe('FORBIDDEN');
     expect(err.message).toContain('1 bound evidence revision is outside your clearance');
     expect(err.message).not.toContain(secret);
@@ -163,15 +158,15 @@ describe('decisions out of reach', () => {
     rc.as('bob');
     const d = await rc.call('decision:propose', { claimId, verdict: 'SUPPORTED', rationale: 'r' });
     rc.as('faye');
-    expect(await errorOf('decision:get', { decisionId: d.decisionId })).toEqual({ code: 'NOT_FOUND', message: `decision:get: no decision ${d.decisionId} is visible to you` });
-    expect(await errorOf('decision:get', { decisionId: 'dec-nowhere' })).toEqual({ code: 'NOT_FOUND', message: 'decision:get: no decision dec-nowhere is visible to you' });
+    expect(await rc.refusal('decision:get', { decisionId: d.decisionId })).toEqual({ code: 'NOT_FOUND', message: `decision:get: no decision ${d.decisionId} is visible to you` });
+    expect(await rc.refusal('decision:get', { decisionId: 'dec-nowhere' })).toEqual({ code: 'NOT_FOUND', message: 'decision:get: no decision dec-nowhere is visible to you' });
   });
 
   it('refuses to settle a decision that is no longer an open proposal, naming its status', async () => {
     const { d } = await proposed();
     await rc.call('decision:withdraw', { decisionId: d.decisionId, reason: 'wrong verdict' });
     rc.as('carol');
-    expect(await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).toEqual({
+    expect(await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).toEqual({
       code: 'CONFLICT',
       message: `decision:approve: decision ${d.decisionId} is WITHDRAWN, not PROPOSED; only an open proposal can be approved, rejected or withdrawn`,
     });
@@ -197,7 +192,7 @@ describe('what a refused approval or check says', () => {
     await rc.bind('cl-1', ev3, 'REFUTES');
     await rc.bind('cl-1', ev4);
     rc.as('carol');
-    expect((await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).message).toBe(
+    expect((await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).message).toBe(
       `decision:approve: ${d.decisionId} is stale: revision ${ev4} was bound; revision ${ev3} was bound; propose a new decision on the claim as it is now`,
     );
   });
@@ -205,7 +200,7 @@ describe('what a refused approval or check says', () => {
   it('decision:verify refuses a fingerprint that is not the decision\'s, quoting both', async () => {
     const { d } = await proposed();
     const other = 'ab'.repeat(32);
-    expect(await errorOf('decision:verify', { decisionId: d.decisionId, fingerprint: other })).toEqual({
+    expect(await rc.refusal('decision:verify', { decisionId: d.decisionId, fingerprint: other })).toEqual({
       code: 'CONFLICT',
       message: `decision:verify: ${other.slice(0, 12)}… is not the fingerprint of ${d.decisionId} (${d.fingerprint.slice(0, 12)}…); you are looking at a different decision`,
     });
@@ -219,7 +214,7 @@ describe('what a refused approval or check says', () => {
     rc.as('bob');
     const d = await rc.call('decision:propose', { claimId: 'cl-q', verdict: 'UNRESOLVED', rationale: 'cannot tell' });
     rc.as('carol');
-    expect((await errorOf('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).message).toBe(
+    expect((await rc.refusal('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint })).message).toBe(
       "decision:approve: claim cl-q cannot be decided UNRESOLVED: it requires a quorum review of 3 and only 0 reviewers have voted validly on it as it is now; collect the quorum's votes (review:vote, abstaining is allowed) before recording it UNRESOLVED",
     );
   });

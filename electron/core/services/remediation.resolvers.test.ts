@@ -13,11 +13,6 @@ beforeEach(async () => {
 });
 afterEach(() => tc.cleanup());
 
-async function errorOf(channel: string, request: unknown) {
-  const envelope = await tc.raw(channel, request);
-  if (envelope.ok) throw new Error(`${channel} unexpectedly succeeded`);
-  return envelope.error;
-}
 const runWorker = () => tc.call('revocation:runWorker', { maxJobs: 100 });
 const retain = (rem: RemediationView, successors: string[]) => ({
   remediationId: rem.remediationId,
@@ -44,9 +39,9 @@ describe('who may resolve a remediation', () => {
     const withdraw = { remediationId: rem!.remediationId, expectedProjectionVersion: rem!.projectionVersion, reason: 'no longer holds' };
     const before = tableDigest(tc.casePath);
     tc.as(ACTORS.analyst);
-    expect(await errorOf('remediation:withdraw', withdraw)).toEqual({ code: 'FORBIDDEN', message: 'remediation:withdraw: resolving a remediation needs the role reviewer or admin; ana is analyst' });
+    expect(await tc.refusal('remediation:withdraw', withdraw)).toEqual({ code: 'FORBIDDEN', message: 'remediation:withdraw: resolving a remediation needs the role reviewer or admin; ana is analyst' });
     tc.as('rev3');
-    expect(await errorOf('remediation:withdraw', withdraw)).toEqual({
+    expect(await tc.refusal('remediation:withdraw', withdraw)).toEqual({
       code: 'FORBIDDEN',
       message: "remediation:withdraw: 1 bound evidence revision is outside your clearance; resolving a remediation needs a reviewer cleared for all of the claim's evidence",
     });
@@ -67,7 +62,7 @@ describe('retaining re-approves the decision', () => {
     tc.as('admin');
     const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
     const before = tableDigest(tc.casePath);
-    expect(await errorOf('remediation:retainCurrentRevision', retain(rem!, [a2]))).toEqual({
+    expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a2]))).toEqual({
       code: 'FORBIDDEN',
       message: `remediation:retainCurrentRevision: admin proposed ${d.decisionId} and cannot retain the decision on a successor (four eyes); another reviewer must`,
     });

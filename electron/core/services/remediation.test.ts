@@ -12,11 +12,6 @@ beforeEach(async () => {
 });
 afterEach(() => tc.cleanup());
 
-async function errorOf(channel: string, request: unknown) {
-  const envelope = await tc.raw(channel, request);
-  if (envelope.ok) throw new Error(`${channel} unexpectedly succeeded`);
-  return envelope.error;
-}
 const receipts = () => (tc.session.db().prepare('SELECT COUNT(*) AS n FROM audit_receipt').get() as { n: number }).n;
 const runWorker = () => tc.call('revocation:runWorker', { maxJobs: 100 });
 
@@ -92,7 +87,7 @@ describe('remediation:retainCurrentRevision', () => {
     const x = await validatedRevision(tc, 'ev-x');
     const { rem } = await remediationOnSupersede();
     const before = tableDigest(tc.casePath);
-    const err = await errorOf('remediation:retainCurrentRevision', retain(rem, [x]));
+    const err = await tc.refusal('remediation:retainCurrentRevision', retain(rem, [x]));
     expect(err.code).toBe('CONFLICT');
     expect(err.message).toBe(
       `remediation:retainCurrentRevision: ${x} belongs to lineage ev-x, and no affected binding does (affected: ${rem.affected[0]!.revisionId}); a revision from a different lineage cannot inherit the review: request a re-review instead`,
@@ -108,7 +103,7 @@ describe('remediation:retainCurrentRevision', () => {
     const x3 = await validatedSuccessor(tc, x2);
     const { rem } = await remediationOnSupersede();
     const before = tableDigest(tc.casePath);
-    const err = await errorOf('remediation:retainCurrentRevision', retain(rem, [x3]));
+    const err = await tc.refusal('remediation:retainCurrentRevision', retain(rem, [x3]));
     expect(err.code).toBe('CONFLICT');
     expect(err.message).toContain(`${x3} belongs to lineage ev-x`);
     expect(tableDigest(tc.casePath)).toBe(before);
@@ -119,12 +114,12 @@ describe('remediation:retainCurrentRevision', () => {
     const a3 = await validatedSuccessor(tc, a2);
     tc.as(ACTORS.approver);
     const before = tableDigest(tc.casePath);
-    expect(await errorOf('remediation:retainCurrentRevision', retain(rem, [a1]))).toEqual({
+    expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem, [a1]))).toEqual({
       code: 'CONFLICT',
       message: `remediation:retainCurrentRevision: ${a1} is not a later revision than ${a1}; name a successor revision`,
     });
     // a3 corrects a2: both are later than a1, and only one of them may take its place.
-    expect(await errorOf('remediation:retainCurrentRevision', retain(rem, [a3, a2]))).toEqual({
+    expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem, [a3, a2]))).toEqual({
       code: 'CONFLICT',
       message: `remediation:retainCurrentRevision: both ${a3} and ${a2} would replace ${a1}; name exactly one successor per affected binding`,
     });
@@ -142,7 +137,7 @@ describe('remediation:retainCurrentRevision', () => {
     tc.as(ACTORS.approver);
     const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
     expect(rem!.affected.map((a) => a.revisionId).sort()).toEqual([a1, b1].sort());
-    expect(await errorOf('remediation:retainCurrentRevision', retain(rem!, [b2]))).toEqual({
+    expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [b2]))).toEqual({
       code: 'CONFLICT',
       message: `remediation:retainCurrentRevision: REQUIRED binding of ${a1} has no successor; name a successor revision of the same lineage for each, or request a re-review`,
     });
@@ -161,7 +156,7 @@ describe('remediation:retainCurrentRevision', () => {
     await runWorker();
     tc.as(ACTORS.approver);
     const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
-    expect(await errorOf('remediation:retainCurrentRevision', retain(rem!, [b2]))).toEqual({
+    expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [b2]))).toEqual({
       code: 'CONFLICT',
       message: `remediation:retainCurrentRevision: REQUIRED bindings of ${a1}, ${c1} have no successor; name a successor revision of the same lineage for each, or request a re-review`,
     });
@@ -171,7 +166,7 @@ describe('remediation:retainCurrentRevision', () => {
     const { a2, rem } = await remediationOnSupersede({ validateSuccessor: false });
     expect(rem.affected[0]!.successors[0]).toMatchObject({ revisionId: a2, state: 'CANDIDATE', usable: false });
     const before = tableDigest(tc.casePath);
-    const err = await errorOf('remediation:retainCurrentRevision', retain(rem, [a2]));
+    const err = await tc.refusal('remediation:retainCurrentRevision', retain(rem, [a2]));
     expect(err.code).toBe('CONFLICT');
     expect(err.message).toContain(`successor ${a2} is not usable (revision is CANDIDATE, not VALIDATED)`);
     expect(tableDigest(tc.casePath)).toBe(before);
@@ -189,7 +184,7 @@ describe('remediation:retainCurrentRevision', () => {
     const [rem] = (await tc.call('remediation:list', {})).items;
     expect(rem!.affected.map((a) => a.revisionId)).toEqual([a1, c1]);
     const before = tableDigest(tc.casePath);
-    const err = await errorOf('remediation:retainCurrentRevision', retain(rem!, [a2]));
+    const err = await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a2]));
     expect(err.code).toBe('CONFLICT');
     expect(err.message).toContain(`REQUIRED binding of ${c1} has no successor`);
     expect(tableDigest(tc.casePath)).toBe(before);
@@ -214,7 +209,7 @@ describe('remediation:retainCurrentRevision', () => {
     expect(rem!.affected.map((a) => a.revisionId)).toEqual([a1]);
     now = '2026-11-27T00:00:00.000Z';
     const before = tableDigest(tc.casePath);
-    const err = await errorOf('remediation:retainCurrentRevision', retain(rem!, [a2]));
+    const err = await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a2]));
     expect(err.code).toBe('CONFLICT');
     expect(err.message).toContain(`would still be BLOCKED (REQUIRED ${c1} is not usable (`);
     // The new generation, bindings and projection it wrote before finding out were rolled back.
@@ -229,7 +224,7 @@ describe('remediation:retainCurrentRevision', () => {
     await runWorker();
     tc.as(ACTORS.approver);
     const before = tableDigest(tc.casePath);
-    const err = await errorOf('remediation:retainCurrentRevision', retain(rem, [a2]));
+    const err = await tc.refusal('remediation:retainCurrentRevision', retain(rem, [a2]));
     expect(err.code).toBe('CONFLICT');
     expect(err.message).toContain(`is at version 2, not ${rem.projectionVersion} as you reviewed it`);
     expect(tableDigest(tc.casePath)).toBe(before);
@@ -252,7 +247,7 @@ describe('remediation:retainCurrentRevision', () => {
     const first = fences.find((f) => f.revision_id === b1)!;
     expect(first.fence_id).toBeLessThan(fences.find((f) => f.revision_id === c1)!.fence_id);
     tc.as(ACTORS.approver);
-    expect(await errorOf('remediation:retainCurrentRevision', retain(rem!, [a2]))).toEqual({
+    expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a2]))).toEqual({
       code: 'CONFLICT',
       message: `remediation:retainCurrentRevision: claim cl-1 is still pending revalidation (fence ${first.fence_id} on ${b1} has not converged); run the worker (revocation:runWorker) or wait, then reload`,
     });
@@ -263,7 +258,7 @@ describe('remediation:retainCurrentRevision', () => {
     const x = await validatedRevision(tc, 'ev-x');
     tc.as(ACTORS.analyst);
     const before = tableDigest(tc.casePath);
-    expect(await errorOf('claim:bind', { claimId: 'cl-1', revisionId: x, relation: 'REFUTES', role: 'SUPPORTING', rationale: 'new telemetry' })).toEqual({
+    expect(await tc.refusal('claim:bind', { claimId: 'cl-1', revisionId: x, relation: 'REFUTES', role: 'SUPPORTING', rationale: 'new telemetry' })).toEqual({
       code: 'CONFLICT',
       message: 'claim:bind: claim cl-1 has an open remediation; resolve it (retain, re-review or withdraw) before changing its bindings',
     });
@@ -284,12 +279,12 @@ describe('remediation:retainCurrentRevision', () => {
       ['remediation:requestRereview', { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'mine' }],
       ['remediation:withdraw', { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'mine' }],
     ] as const) {
-      const err = await errorOf(channel, request);
+      const err = await tc.refusal(channel, request);
       expect(err.code).toBe('FORBIDDEN');
       expect(err.message).toContain(`${ACTORS.revoker} took the evidence behind it out of normal flows`);
     }
     tc.as(ACTORS.analyst);
-    expect((await errorOf('remediation:withdraw', { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'x' })).code).toBe('FORBIDDEN');
+    expect((await tc.refusal('remediation:withdraw', { remediationId: rem.remediationId, expectedProjectionVersion: rem.projectionVersion, reason: 'x' })).code).toBe('FORBIDDEN');
     expect(tableDigest(tc.casePath)).toBe(before);
   });
 });
@@ -319,7 +314,7 @@ describe('remediation:requestRereview and remediation:withdraw', () => {
       const gate = await tc.call('case:gate', {});
       expect(gate.blockers.map((b) => b.message).join('\n')).not.toContain(`decision ${decisionId} on claim cl-1 rests on`);
       tc.as(ACTORS.approver);
-      const again = await errorOf(channel, { remediationId: rem.remediationId, expectedProjectionVersion: 2, reason: 'twice' });
+      const again = await tc.refusal(channel, { remediationId: rem.remediationId, expectedProjectionVersion: 2, reason: 'twice' });
       expect(again.code).toBe('CONFLICT');
       expect(again.message).toContain('already resolved');
     });
@@ -354,7 +349,7 @@ describe('clearance', () => {
     expect(JSON.stringify(run.status)).not.toContain('ev-secret');
     expect(run.status.revocations).toEqual([]);
     expect((await tc.call('remediation:list', {})).items).toEqual([]);
-    const err = await errorOf('remediation:get', { remediationId: 1 });
+    const err = await tc.refusal('remediation:get', { remediationId: 1 });
     expect(err).toMatchObject({ code: 'NOT_FOUND', message: 'remediation:get: no remediation 1 is visible to you' });
     tc.as(ACTORS.approver);
     expect((await tc.call('remediation:list', {})).items.map((r) => r.claimId)).toEqual([claimId]);
