@@ -77,7 +77,14 @@ async function main(): Promise<void> {
       await run();
       return performance.now() - t;
     };
+    // The graph view's read, before anything derived the claims: it derives only those it draws.
+    const randomClaim = () => `cl-${String(Math.floor(r() * CLAIMS)).padStart(5, '0')}`;
+    const graphCaseFirst = await timed(() => tc.call('graph:neighbourhood', { focus: { kind: 'case' } }));
+    const graphClaimFirst = await timed(() => tc.call('graph:neighbourhood', { focus: { kind: 'claim', id: randomClaim() }, hops: 2 }));
     const claimListFirst = await timed(() => tc.call('claim:list', {}));
+    const graphCase = await medianMsAsync(() => tc.call('graph:neighbourhood', { focus: { kind: 'case' } }), 11);
+    const graphClaim = await medianMsAsync(() => tc.call('graph:neighbourhood', { focus: { kind: 'claim', id: randomClaim() }, hops: 2 }), 21);
+    const graphRevision = await medianMsAsync(() => tc.call('graph:neighbourhood', { focus: { kind: 'revision', id: `ev-${Math.floor(r() * CLAIMS)}-0@1` }, hops: 3, unbound: true }), 21);
     const claimList = await medianMsAsync(() => tc.call('claim:list', {}), 5);
     const reviewList = await medianMsAsync(() => tc.call('review:list', {}), 5);
     const gateFirst = await timed(() => tc.call('case:gate', {}));
@@ -99,6 +106,11 @@ async function main(): Promise<void> {
       'evidence:get': evidenceGet,
       'evidence:list_50': evidenceList,
       'claim:list_first': claimListFirst,
+      'graph:neighbourhood_case_first': graphCaseFirst,
+      'graph:neighbourhood_claim_2hops_first': graphClaimFirst,
+      'graph:neighbourhood_case': graphCase,
+      'graph:neighbourhood_claim_2hops': graphClaim,
+      'graph:neighbourhood_revision_3hops_unbound': graphRevision,
       'claim:list': claimList,
       'claim:list_after_a_bind': afterBind,
       'review:list': reviewList,

@@ -11,6 +11,7 @@ import { provenanceHandlers } from './handlers/provenance';
 import { reviewHandlers } from './handlers/review';
 import { revocationHandlers } from './handlers/revocation';
 import { searchHandlers } from './handlers/search';
+import { graphHandlers } from './handlers/graph';
 import { sourceHandlers } from './handlers/sources';
 
 /**
@@ -26,6 +27,7 @@ export const handlers: HandlerTable = {
   ...interchangeHandlers,
   ...stixHandlers,
   ...searchHandlers,
+  ...graphHandlers,
   ...decisionHandlers,
   ...reviewHandlers,
   ...gateHandlers,

@@ -235,6 +235,14 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       limit: opt(fc.integer({ min: 1, max: 100 })),
       includeQuarantined: opt(fc.boolean()),
     }),
+  'graph:neighbourhood': (ids) =>
+    fc.record({
+      focus: fc.oneof(fc.constant({ kind: 'case' as const }), fc.record({ kind: fc.constant('claim' as const), id: claim(ids) }), fc.record({ kind: fc.constant('revision' as const), id: revision(ids) })),
+      hops: opt(fc.integer({ min: 0, max: 4 })),
+      expand: opt(fc.array(fc.oneof(claim(ids).map((id) => `claim:${id}`), revision(ids).map((id) => `rev:${id}`)), { maxLength: 3 })),
+      limit: opt(fc.integer({ min: 10, max: 1000 })),
+      unbound: opt(fc.boolean()),
+    }),
   'decision:propose': (ids) =>
     fc.record({
       claimId: claim(ids),

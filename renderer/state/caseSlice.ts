@@ -1,5 +1,6 @@
 import { call } from '../bridge';
 import { messageOf } from './actionError';
+import { GRAPH_START } from './graphSlice';
 import type { CaseSlice, Slice } from './types';
 
 export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
@@ -18,7 +19,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
   openCase: async (path) => {
     try {
       await call('case:open', { path });
-      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null });
+      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, ...GRAPH_START });
       await get().refreshAll();
     } catch (err) {
       set({ caseError: messageOf(err) });
@@ -27,7 +28,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
   createCase: async (request) => {
     try {
       await call('case:create', request);
-      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null });
+      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, ...GRAPH_START });
       await get().refreshAll();
       return true;
     } catch (err) {
@@ -45,7 +46,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
       return false;
     }
     // Another reviewer may be refused what the last one was answered: drop the last answers.
-    set({ unlockError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null });
+    set({ unlockError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, ...GRAPH_START });
     await get().refreshAll();
     return true;
   },
@@ -53,7 +54,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
     try {
       await call('actor:lock', {});
     } finally {
-      set({ finalizeOutcome: null, headCheck: null, selectedReviewClaim: null });
+      set({ finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, ...GRAPH_START });
       await get().loadCase();
     }
   },
@@ -61,6 +62,6 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
     await get().loadCase();
     // Locked: nothing else may be read until a reviewer unlocks this window.
     if (!get().caseInfo?.actor) return;
-    await Promise.all([get().loadEvidence(), get().loadClaims(), get().loadAudit(), get().loadReviews(), get().loadGate()]);
+    await Promise.all([get().loadEvidence(), get().loadClaims(), get().loadGraph(), get().loadAudit(), get().loadReviews(), get().loadGate()]);
   },
 });

@@ -37,15 +37,19 @@ export const selectEvidenceView = (s: WorkbenchState) => ({
 });
 
 export const selectGraphView = (s: WorkbenchState) => ({
-  claims: s.claims,
-  evidence: s.evidence,
+  graph: s.graph,
+  graphError: s.graphError,
+  graphLoading: s.graphLoading,
+  trail: s.graphTrail,
   showUnbound: s.showUnboundEvidence,
   selection: s.graphSelection,
   reviews: s.reviewQueue,
 });
 
+export const selectGraphActions = (s: WorkbenchState) => ({ loadGraph: s.loadGraph, focusGraph: s.focusGraph, graphBack: s.graphBack });
+
 export const selectGraphSidePanel = (s: WorkbenchState) => ({
-  claims: s.claims,
+  graph: s.graph,
   claimDetails: s.claimDetails,
   evidence: s.evidence,
   details: s.revisionDetails,

@@ -132,12 +132,32 @@ export interface AuditSlice {
 
 export type GraphSelection = { kind: 'claim'; id: string } | { kind: 'revision'; id: string };
 
+export type GraphFocus = RequestOf<'graph:neighbourhood'>['focus'];
+export type GraphNeighbourhood = ResponseOf<'graph:neighbourhood'>;
+
 export interface GraphSlice {
   graphSelection: GraphSelection | null;
   /** Evidence no claim is bound to is noise in most reviews; the analyst opts in. */
   showUnboundEvidence: boolean;
+  /** Where the analyst has been, oldest first; the last is the focus the graph shows (breadcrumbs). */
+  graphTrail: GraphFocus[];
+  /** Nodes (claim:<id>, rev:<id>) whose neighbours the analyst added at this focus, in order. */
+  graphExpanded: string[];
+  /** The neighbourhood drawn (graph:neighbourhood); null before the first read. */
+  graph: GraphNeighbourhood | null;
+  /** Why the last read failed: shown with a retry, never as an empty graph. */
+  graphError: string | null;
+  graphLoading: boolean;
   selectGraphNode: (selection: GraphSelection | null) => void;
-  setShowUnboundEvidence: (show: boolean) => void;
+  setShowUnboundEvidence: (show: boolean) => Promise<void>;
+  /** Reads the neighbourhood of the current focus with its expansions. */
+  loadGraph: () => Promise<void>;
+  /** Opens the graph on a new focus (a step on the trail). */
+  focusGraph: (focus: GraphFocus) => Promise<void>;
+  /** Back along the trail: to the crumb at `index`, or one step. */
+  graphBack: (index?: number) => Promise<void>;
+  expandGraphNode: (node: string) => Promise<void>;
+  collapseGraphNode: (node: string) => Promise<void>;
 }
 
 /** A dispute queue entry: a MIXED claim or a DISPUTED revision. */

@@ -5,6 +5,7 @@ import { claimChannels } from './channels/claims';
 import { decisionChannels } from './channels/decisions';
 import { evidenceChannels } from './channels/evidence';
 import { gateChannels } from './channels/gate';
+import { graphChannels } from './channels/graph';
 import { importJobChannels } from './channels/importJobs';
 import { interchangeChannels } from './channels/interchange';
 import { provenanceChannels } from './channels/provenance';
@@ -32,6 +33,7 @@ export const contract = {
   ...importJobChannels,
   ...stixChannels,
   ...searchChannels,
+  ...graphChannels,
   ...decisionChannels,
   ...reviewChannels,
   ...gateChannels,

@@ -77,7 +77,12 @@ function toSummaryWith(ctx: ServiceContext, claim: ClaimRow, { derived, bindings
 
 /** Every visible claim's summary, kept between reads until a change touches the claim (claimMemo.ts). */
 export function listClaims(ctx: ServiceContext): ClaimSummary[] {
-  return perClaim(ctx, 'summary', () => visibleClaimRows(ctx), (claims) => {
+  return claimSummaries(ctx, () => visibleClaimRows(ctx));
+}
+
+/** The summaries of the claims `load` reads (visible ones only), kept between reads as listClaims's are. */
+export function claimSummaries(ctx: ServiceContext, load: () => ClaimRow[]): ClaimSummary[] {
+  return perClaim(ctx, 'summary', load, (claims) => {
     const states = loadProjectionStatesInPages(ctx.db, claims.map((c) => c.claim_id));
     return claims.map((c) => toSummaryWith(ctx, c, statusOf(ctx, c), projectionView(ctx, states.get(c.claim_id)!)));
   }).values;

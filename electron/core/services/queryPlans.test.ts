@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimNeighboursQuery, revisionNeighboursQuery, revisionSummariesQuery } from './graph';
+import { visibleClaimsInQuery } from '../store/claimRows';
 import { bulkEvidence } from '../../testing/fixtures/bulk';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { BUCKET_HITS_SQL, COPY_CANDIDATES_SQL, IDENTICAL_CONTENT_SQL, PROBABLE_COPIES_SQL } from '../store/copyRows';
@@ -75,6 +77,18 @@ describe('hot queries on a case file as the workbench writes it (never ANALYZEd)
       const copies = (fresh.session.db().prepare(`EXPLAIN QUERY PLAN ${PROBABLE_COPIES_SQL}`).all('["a", "b"]') as { detail: string }[]).map((r) => r.detail).join(' | ');
       expect(copies).toMatch(/SEARCH c USING INDEX sqlite_autoindex_evidence_copy_1 \(revision_id=\?\)/);
       expect(copies).not.toMatch(/copy_of=\?/);
+      // The graph's neighbourhood reads (graph.ts): each row found by its key, never by the reader's tenant.
+      const actor = fresh.session.actor();
+      for (const q of [
+        claimNeighboursQuery(actor, ['cl-1', 'cl-2']),
+        revisionNeighboursQuery(actor, ['ev-bulk-0000001@1']),
+        revisionSummariesQuery(actor, ['ev-bulk-0000001@1']),
+        visibleClaimsInQuery(actor, ['cl-1']),
+      ]) {
+        const graphPlan = (fresh.session.db().prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+        expect(graphPlan, q.sql).not.toMatch(/_by_acl/);
+        expect(graphPlan, q.sql).not.toMatch(/SCAN (r|c|b)\b/);
+      }
     } finally {
       fresh.cleanup();
     }

@@ -1,6 +1,6 @@
 import type { ClaimPolicy } from '../../../shared/domain/claimStatus';
 import type { Classification } from '../../../shared/domain/enums';
-import type { ServiceContext } from '../context';
+import type { Actor, ServiceContext } from '../context';
 import { conflict, notFound } from '../errors';
 import { aclFilter } from './acl';
 
@@ -30,6 +30,21 @@ export function loadVisibleClaim(ctx: ServiceContext, claimId: string, channel: 
 export function visibleClaimRows(ctx: ServiceContext): ClaimRow[] {
   const acl = aclFilter(ctx.actor, 'c');
   return ctx.db.prepare(`SELECT * FROM claim c WHERE ${acl.sql} ORDER BY c.created_at, c.claim_id`).all(...acl.params) as ClaimRow[];
+}
+
+/** The claims among `claimIds` the actor may see, in creation order (others are left out, never named). */
+export function visibleClaimRowsIn(ctx: ServiceContext, claimIds: readonly string[]): ClaimRow[] {
+  const q = visibleClaimsInQuery(ctx.actor, claimIds);
+  return ctx.db.prepare(q.sql).all(...q.params) as ClaimRow[];
+}
+
+/** visibleClaimRowsIn's query: each claim by its key, the clearance a filter (never the ACL index). */
+export function visibleClaimsInQuery(actor: Actor, claimIds: readonly string[]): { sql: string; params: string[] } {
+  const acl = aclFilter(actor, 'c', { useIndex: false });
+  return {
+    sql: `SELECT * FROM claim c WHERE c.claim_id IN (SELECT value FROM json_each(?)) AND ${acl.sql} ORDER BY c.created_at, c.claim_id`,
+    params: [JSON.stringify(claimIds), ...acl.params],
+  };
 }
 
 export const policyOf = (claim: Pick<ClaimRow, 'policy'>): ClaimPolicy => JSON.parse(claim.policy) as ClaimPolicy;

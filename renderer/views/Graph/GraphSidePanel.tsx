@@ -4,14 +4,16 @@ import { StatusBadge } from '../../components/Badges';
 import { ClaimDetailPanel } from '../../components/ClaimDetailPanel';
 import { LoadErrors } from '../../components/LoadErrors';
 import { RevisionDetailPanel } from '../../components/RevisionDetailPanel';
-import { selectActions, selectGraphSidePanel, selectReviewActions } from '../../state/selectors';
+import { selectActions, selectGraphActions, selectGraphSidePanel, selectReviewActions } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { InertLabel } from '../../components/InertLabel';
 
 /** Details of the selected graph node; with nothing selected, the claims as a keyboard-reachable list. */
 export function GraphSidePanel() {
-  const { claims, claimDetails, evidence, details, selection, reviewQueue } = useWorkbench(useShallow(selectGraphSidePanel));
+  const { graph, claimDetails, evidence, details, selection, reviewQueue } = useWorkbench(useShallow(selectGraphSidePanel));
   const { selectGraphNode, ensureRevisionDetails, ensureClaimDetails } = useWorkbench(useShallow(selectActions));
+  const { focusGraph } = useWorkbench(useShallow(selectGraphActions));
+  const claims = graph?.claims ?? [];
   const { openReview } = useWorkbench(useShallow(selectReviewActions));
   const selectRevision = (id: string) => selectGraphNode({ kind: 'revision', id });
 
@@ -40,8 +42,11 @@ export function GraphSidePanel() {
   } else {
     body = (
       <>
-        <h2>Claims</h2>
-        <p className="muted small">Select a claim or an evidence revision in the graph, or pick a claim here.</p>
+        <h2>Claims in the graph</h2>
+        <p className="muted small">
+          Select a claim or an evidence revision in the graph, or pick a claim here.
+          {graph && graph.claimsNotShown > 0 && ` ${graph.claimsNotShown} more claim(s) of the case are not drawn: search, or double-click a node to move the graph.`}
+        </p>
         <ul className="plain claim-list">
           {claims.map((c) => (
             <li key={c.claimId}>
@@ -55,12 +60,17 @@ export function GraphSidePanel() {
     );
   }
   return (
-    <section className="panel detail-pane" data-testid="graph-side">
+    <section className="panel detail-pane" data-testid="graph-side" tabIndex={-1} aria-label="Selected graph node">
       <LoadErrors />
       {selection && (
-        <button type="button" className="link small back" data-testid="graph-clear-selection" onClick={() => selectGraphNode(null)}>
-          ← all claims
-        </button>
+        <div className="row spread">
+          <button type="button" className="link small back" data-testid="graph-clear-selection" onClick={() => selectGraphNode(null)}>
+            ← claims in the graph
+          </button>
+          <button type="button" className="secondary small" data-testid="graph-focus-selection" onClick={() => void focusGraph(selection)}>
+            Focus the graph here
+          </button>
+        </div>
       )}
       {body}
     </section>

@@ -1,5 +1,8 @@
 import { useReactFlow } from '@xyflow/react';
 import { RELATIONS } from '../../../shared/domain/enums';
+import type { SearchHit } from '../../../shared/ipc/channels/search';
+import type { GraphFocus, GraphNeighbourhood } from '../../state/types';
+import { GraphSearch } from './GraphSearch';
 import { RELATION_STYLE } from './relationStyle';
 
 /**
@@ -9,11 +12,15 @@ import { RELATION_STYLE } from './relationStyle';
 export function GraphToolbar({
   showUnbound,
   onShowUnbound,
+  showMap,
+  onShowMap,
   onFitWidth,
   undrawnBindings,
 }: {
   showUnbound: boolean;
   onShowUnbound: (show: boolean) => void;
+  showMap: boolean;
+  onShowMap: (show: boolean) => void;
   onFitWidth: () => void;
   undrawnBindings: number;
 }) {
@@ -36,13 +43,80 @@ export function GraphToolbar({
         <input type="checkbox" data-testid="graph-show-unbound" checked={showUnbound} onChange={(e) => onShowUnbound(e.target.checked)} />
         Show evidence bound to no claim
       </label>
+      <label className="check">
+        <input type="checkbox" data-testid="graph-show-map" checked={showMap} onChange={(e) => onShowMap(e.target.checked)} />
+        Overview map
+      </label>
       {undrawnBindings > 0 && (
         <span className="muted small" data-testid="graph-undrawn">
-          {undrawnBindings} binding(s) to revisions not listed for you are not drawn
+          {undrawnBindings} binding(s) to evidence not drawn: “+n” on a claim shows it
         </span>
       )}
     </div>
   );
+}
+
+const focusLabel = (f: GraphFocus) => (f.kind === 'case' ? 'Case' : f.id);
+
+/**
+ * Where the graph stands and how it got there: the trail of foci (each one a way back), what the
+ * neighbourhood left out, and a read that failed, with a retry (never an empty graph that looks
+ * like an empty case).
+ */
+export function GraphTrail({
+  trail,
+  graph,
+  error,
+  loading,
+  onBack,
+  onRetry,
+  onOpen,
+}: {
+  trail: readonly GraphFocus[];
+  graph: GraphNeighbourhood | null;
+  error: string | null;
+  loading: boolean;
+  onBack: (index: number) => void;
+  onRetry: () => void;
+  onOpen: (hit: SearchHit) => void;
+}) {
+  return (
+    <div className="graph-trail">
+      <nav aria-label="Graph focus trail" className="crumbs" data-testid="graph-trail">
+        {trail.map((f, i) =>
+          i === trail.length - 1 ? (
+            <span key={i} aria-current="location" className="crumb current" data-testid={`graph-crumb-${i}`}>
+              {focusLabel(f)}
+            </span>
+          ) : (
+            <span key={i}>
+              <button type="button" className="link crumb" data-testid={`graph-crumb-${i}`} onClick={() => onBack(i)}>
+                {focusLabel(f)}
+              </button>
+              <span aria-hidden="true"> › </span>
+            </span>
+          ),
+        )}
+      </nav>
+      <GraphSearch onOpen={onOpen} />
+      <span className="muted small" data-testid="graph-extent" aria-live="polite">
+        {loading && !graph ? 'Reading the neighbourhood…' : graph ? extent(graph) : ''}
+      </span>
+      {error && (
+        <span className="error-notice inline" role="alert" data-testid="graph-error">
+          The graph could not be read: {error}{' '}
+          <button type="button" className="secondary small" data-testid="graph-retry" onClick={onRetry}>
+            Retry
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}
+
+function extent(g: GraphNeighbourhood): string {
+  const shown = `${g.claims.length} of ${g.totalClaims} claim(s), ${g.revisions.length} evidence revision(s)`;
+  return g.claimsNotShown > 0 ? `${shown}; double-click a node or search to move on` : shown;
 }
 
 export function GraphLegend() {

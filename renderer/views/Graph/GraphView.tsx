@@ -1,12 +1,13 @@
 import '@xyflow/react/dist/style.css';
-import { Background, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type NodeMouseHandler } from '@xyflow/react';
+import { Background, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type NodeMouseHandler } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BindDialog } from '../../components/BindingActions';
 import { useShallow } from 'zustand/react/shallow';
-import { selectActions, selectGraphView } from '../../state/selectors';
+import { selectActions, selectGraphActions, selectGraphView } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { GraphSidePanel } from './GraphSidePanel';
-import { GraphLegend, GraphToolbar } from './GraphToolbar';
+import { GraphLegend, GraphToolbar, GraphTrail } from './GraphToolbar';
+import { ARROWS, nextNode } from './keyboard';
 import { edgeTypes, nodeTypes, RelationMarkers } from './nodes';
 import { claimNodeId, LAYOUT, revisionNodeId, toFlow, type WorkbenchFlowNode } from './toFlow';
 
@@ -21,35 +22,54 @@ export function GraphView() {
 }
 
 function GraphCanvas() {
-  const { claims, evidence, showUnbound, selection, reviews } = useWorkbench(useShallow(selectGraphView));
+  const { graph, graphError, graphLoading, trail, showUnbound, selection, reviews } = useWorkbench(useShallow(selectGraphView));
   const { selectGraphNode, setShowUnboundEvidence } = useWorkbench(useShallow(selectActions));
+  const { loadGraph, focusGraph, graphBack } = useWorkbench(useShallow(selectGraphActions));
   const flow = useReactFlow();
   const canvas = useRef<HTMLDivElement>(null);
+  // The overview map sits over the canvas and may hide nodes under it: the analyst opens it.
+  const [showMap, setShowMap] = useState(false);
 
-  // claim:list gives the order and each claim's bindings: one request, never one per claim.
+  // The graph reads a neighbourhood (graph:neighbourhood), never the whole case; the first time
+  // the view opens on a case, it reads the case's own.
+  useEffect(() => {
+    if (graph === null && !graphLoading && graphError === null) void loadGraph();
+  }, [graph, graphLoading, graphError, loadGraph]);
+
   const { nodes, edges, undrawnBindings } = useMemo(
-    () => toFlow({ claims, evidence, showUnbound, selection, reviews }),
-    [claims, evidence, showUnbound, selection, reviews],
+    () =>
+      toFlow({
+        claims: graph?.claims ?? [],
+        evidence: graph?.revisions ?? [],
+        selection,
+        reviews,
+        hidden: graph?.hidden ?? {},
+        unboundNotShown: graph?.unboundNotShown ?? 0,
+      }),
+    [graph, selection, reviews],
   );
+  const hasLane = nodes.some((n) => n.type === 'lane');
 
   // Fit the layout's width and start at the top: fitting everything at once would shrink the text
   // of a real case below reading size, while claims stacked downwards pan naturally.
   const fitWidth = useCallback(() => {
     const width = canvas.current?.clientWidth ?? 800;
-    const contentWidth = (showUnbound ? LAYOUT.unboundX : LAYOUT.evidenceX) + LAYOUT.evidenceWidth + 2 * MARGIN;
+    const contentWidth = (hasLane ? LAYOUT.unboundX : LAYOUT.evidenceX) + LAYOUT.evidenceWidth + 2 * MARGIN;
     const zoom = Math.min(1, Math.max(0.3, width / contentWidth));
     void flow.setViewport({ x: MARGIN * zoom, y: MARGIN, zoom });
-  }, [flow, showUnbound]);
+  }, [flow, hasLane]);
 
   const nodesRef = useRef(nodes);
   useEffect(() => {
     nodesRef.current = nodes;
   }, [nodes]);
 
-  const nodeCount = nodes.length;
+  // A new focus starts at the top; expanding a node or a refresh leaves the view where it is.
+  const focusNow = trail[trail.length - 1];
+  const drawnAny = nodes.length > 0;
   useEffect(() => {
-    if (nodeCount > 0) fitWidth();
-  }, [nodeCount, fitWidth]);
+    if (drawnAny) fitWidth();
+  }, [focusNow, drawnAny, fitWidth]);
 
   // A selection made outside the canvas (claim list, binding links) may sit off-screen: bring it in,
   // but leave the viewport alone when the node is already visible, so clicks never make it jump.
@@ -97,12 +117,70 @@ function GraphCanvas() {
     },
     [selectGraphNode],
   );
+  // Double-click moves the focus: the graph opens on that node's own neighbourhood.
+  const onNodeDoubleClick: NodeMouseHandler<WorkbenchFlowNode> = useCallback(
+    (_event, node) => {
+      if (node.type === 'claim') void focusGraph({ kind: 'claim', id: node.data.claimId });
+      else if (node.type === 'evidence') void focusGraph({ kind: 'revision', id: node.data.revisionId });
+    },
+    [focusGraph],
+  );
+
+  // Keyboard: arrows move the selection between nodes, Enter opens its detail beside the graph,
+  // Escape steps back along the trail (or clears the selection at its start).
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.target !== e.currentTarget && !(e.target instanceof HTMLElement && e.target.closest('.react-flow__node'))) return;
+    const dir = ARROWS[e.key];
+    if (dir) {
+      const placed = nodes.filter((n) => n.type !== 'lane');
+      const current = selection ? (selection.kind === 'claim' ? claimNodeId(selection.id) : revisionNodeId(selection.id)) : null;
+      const to = nextNode(placed, current, dir);
+      const node = placed.find((n) => n.id === to);
+      if (node?.type === 'claim') selectGraphNode({ kind: 'claim', id: node.data.claimId });
+      if (node?.type === 'evidence') selectGraphNode({ kind: 'revision', id: node.data.revisionId });
+      e.preventDefault();
+    } else if (e.key === 'Enter' && selection) {
+      document.querySelector<HTMLElement>('[data-testid="graph-side"]')?.focus();
+      e.preventDefault();
+    } else if (e.key === 'Escape') {
+      if (trail.length > 1) void graphBack();
+      else selectGraphNode(null);
+      e.preventDefault();
+    }
+  };
 
   return (
     <div className="graph-layout fill">
       <div className="panel graph-panel">
-        <GraphToolbar showUnbound={showUnbound} onShowUnbound={setShowUnboundEvidence} onFitWidth={fitWidth} undrawnBindings={undrawnBindings} />
-        <div className="graph-canvas" ref={canvas} data-testid="graph-canvas">
+        <GraphToolbar
+          showUnbound={showUnbound}
+          onShowUnbound={(show) => void setShowUnboundEvidence(show)}
+          showMap={showMap}
+          onShowMap={setShowMap}
+          onFitWidth={fitWidth}
+          undrawnBindings={undrawnBindings}
+        />
+        <GraphTrail
+          trail={trail}
+          graph={graph}
+          error={graphError}
+          loading={graphLoading}
+          onBack={(i) => void graphBack(i)}
+          onRetry={() => void loadGraph()}
+          onOpen={(hit) => {
+            const focus = hit.kind === 'claim' ? ({ kind: 'claim', id: hit.id } as const) : ({ kind: 'revision', id: hit.id } as const);
+            void focusGraph(focus);
+            selectGraphNode(focus.kind === 'claim' ? { kind: 'claim', id: hit.id } : { kind: 'revision', id: hit.id });
+          }}
+        />
+        <div
+          className="graph-canvas"
+          ref={canvas}
+          data-testid="graph-canvas"
+          tabIndex={0}
+          aria-label="Evidence graph: arrow keys move between nodes, Enter opens the detail, Escape goes back"
+          onKeyDown={onKeyDown}
+        >
           <RelationMarkers />
           <ReactFlow<WorkbenchFlowNode>
             nodes={nodes}
@@ -110,18 +188,21 @@ function GraphCanvas() {
             nodeTypes={nodeTypes}
             edgeTypes={edgeTypes}
             onNodeClick={onNodeClick}
+            onNodeDoubleClick={onNodeDoubleClick}
             onPaneClick={() => selectGraphNode(null)}
+            zoomOnDoubleClick={false}
             nodesDraggable={false}
             nodesConnectable
             onConnect={onConnect}
             isValidConnection={(c) => ends(c) !== null}
             edgesFocusable={false}
-            minZoom={0.2}
+            minZoom={0.1}
             maxZoom={1.75}
             // Offline tool: the attribution is a link to the internet the window cannot open anyway.
             proOptions={{ hideAttribution: true }}
           >
             <Background gap={24} size={1} color="#d9dde3" />
+            {showMap && <MiniMap pannable zoomable ariaLabel="Overview of the graph" nodeColor={miniMapColour} data-testid="graph-minimap" />}
           </ReactFlow>
         </div>
         <GraphLegend />
@@ -131,3 +212,5 @@ function GraphCanvas() {
     </div>
   );
 }
+
+const miniMapColour = (n: WorkbenchFlowNode): string => (n.type === 'claim' ? '#5b6b82' : n.type === 'evidence' ? '#a9b4c2' : 'transparent');

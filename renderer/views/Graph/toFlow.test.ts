@@ -72,7 +72,9 @@ const byId = (nodes: WorkbenchFlowNode[], id: string) => nodes.find((n) => n.id 
 const ids = (nodes: WorkbenchFlowNode[]) => nodes.map((n) => n.id);
 
 describe('toFlow', () => {
-  const flow = toFlow({ claims, evidence, showUnbound: false, selection: null });
+  // The neighbourhood of the two claims: their evidence, without the unbound ev-ti.
+  const drawnEvidence = evidence.filter((r) => r.revisionId !== 'ev-ti@1');
+  const flow = toFlow({ claims, evidence: drawnEvidence, selection: null });
 
   it('draws every claim with its status and |I_c| beside |E_c|', () => {
     const ps = byId(flow.nodes, 'claim:cl-ps') as ClaimFlowNode;
@@ -123,25 +125,40 @@ describe('toFlow', () => {
     expect(flow.undrawnBindings).toBe(1);
   });
 
-  it('shows evidence bound to no claim only on request, in its own lane', () => {
+  it('draws evidence bound to no claim drawn in its own lane, saying how much more the read left out', () => {
     expect(byId(flow.nodes, 'rev:ev-ti@1')).toBeUndefined();
-    const withUnbound = toFlow({ claims, evidence, showUnbound: true, selection: null });
-    expect(byId(withUnbound.nodes, 'lane:unbound')).toBeDefined();
+    const withUnbound = toFlow({ claims, evidence, selection: null, unboundNotShown: 12 });
+    expect((byId(withUnbound.nodes, 'lane:unbound')!.data as { label: string }).label).toBe('Not bound to a claim shown (1, 12 more not shown)');
     const ti = byId(withUnbound.nodes, 'rev:ev-ti@1') as EvidenceFlowNode;
     expect(ti.position.x).toBe(LAYOUT.unboundX);
     expect(ti.data).toMatchObject({ state: 'QUARANTINED', strength: 'medium', claimCount: 0 });
+    // Focused on evidence whose claims were left out: it stands where the evidence column is.
+    const alone = toFlow({ claims: [], evidence: [evidence[0]!], selection: null, hidden: { 'rev:ev-edr@1': 2 } });
+    expect(alone.nodes.map((n) => [n.id, n.position.x])).toEqual([
+      ['lane:unbound', LAYOUT.evidenceX],
+      ['rev:ev-edr@1', LAYOUT.evidenceX],
+    ]);
+    expect((byId(alone.nodes, 'lane:unbound')!.data as { label: string }).label).toBe('Not bound to a claim shown (1)');
+  });
+
+  it('carries what the neighbourhood left out of each node, for the view to offer', () => {
+    const out = toFlow({ claims, evidence: drawnEvidence, selection: null, hidden: { 'claim:cl-exfil': 1, 'rev:ev-edr@1': 4 } });
+    expect((byId(out.nodes, 'claim:cl-exfil') as ClaimFlowNode).data.hidden).toBe(1);
+    expect((byId(out.nodes, 'claim:cl-ps') as ClaimFlowNode).data.hidden).toBe(0);
+    expect((byId(out.nodes, 'rev:ev-edr@1') as EvidenceFlowNode).data.hidden).toBe(4);
+    expect((byId(out.nodes, 'rev:ev-inv@1') as EvidenceFlowNode).data.hidden).toBe(0);
   });
 
   it('is deterministic: the same case in another order draws the same picture', () => {
     const shuffled = claims.map((c) => ({ ...c, bindings: [...c.bindings].reverse() }));
-    const again = toFlow({ claims: shuffled, evidence: [...evidence].reverse(), showUnbound: true, selection: null });
-    const first = toFlow({ claims, evidence, showUnbound: true, selection: null });
+    const again = toFlow({ claims: shuffled, evidence: [...evidence].reverse(), selection: null });
+    const first = toFlow({ claims, evidence, selection: null });
     expect(again.nodes).toEqual(first.nodes);
     expect([...again.edges].sort((a, b) => a.id.localeCompare(b.id))).toEqual([...first.edges].sort((a, b) => a.id.localeCompare(b.id)));
   });
 
   it('marks the selected node and fades what it does not touch', () => {
-    const sel = toFlow({ claims, evidence, showUnbound: false, selection: { kind: 'claim', id: 'cl-exfil' } });
+    const sel = toFlow({ claims, evidence, selection: { kind: 'claim', id: 'cl-exfil' } });
     expect(byId(sel.nodes, 'claim:cl-exfil')!.selected).toBe(true);
     expect((byId(sel.nodes, 'claim:cl-ps') as ClaimFlowNode).data.dimmed).toBe(true);
     expect((byId(sel.nodes, 'rev:ev-edr@1') as EvidenceFlowNode).data.dimmed).toBe(false);
@@ -150,7 +167,7 @@ describe('toFlow', () => {
     expect(edgeDim['rev:ev-edr@1->claim:cl-exfil']).toBe(false);
     expect(edgeDim['rev:ev-edr@1->claim:cl-ps']).toBe(true);
 
-    const byRev = toFlow({ claims, evidence, showUnbound: false, selection: { kind: 'revision', id: 'ev-edr@1' } });
+    const byRev = toFlow({ claims, evidence, selection: { kind: 'revision', id: 'ev-edr@1' } });
     expect(byId(byRev.nodes, 'rev:ev-edr@1')!.selected).toBe(true);
     expect((byId(byRev.nodes, 'claim:cl-ps') as ClaimFlowNode).data.dimmed).toBe(false);
     expect((byId(byRev.nodes, 'claim:cl-exfil') as ClaimFlowNode).data.dimmed).toBe(false);
@@ -158,7 +175,7 @@ describe('toFlow', () => {
   });
 
   it('keeps a claim without visible evidence at the minimum band height', () => {
-    const flowEmpty = toFlow({ claims: [claim('cl-a', 'INSUFFICIENT', []), claim('cl-b', 'SUPPORTED', [])], evidence: [], showUnbound: false, selection: null });
+    const flowEmpty = toFlow({ claims: [claim('cl-a', 'INSUFFICIENT', []), claim('cl-b', 'SUPPORTED', [])], evidence: [], selection: null });
     expect(flowEmpty.nodes.map((n) => [n.id, n.position.y])).toEqual([
       ['claim:cl-a', 0],
       ['claim:cl-b', LAYOUT.claimHeight + LAYOUT.bandGap],
@@ -170,7 +187,7 @@ describe('toFlow', () => {
     const pending = { ...claim('cl-p', 'SUPPORTED', []), projection: 'PENDING_REVALIDATION' as const, pendingRevalidation: true };
     const blocked = { ...claim('cl-b', 'SUPPORTED', []), projection: 'BLOCKED' as const, pendingRevalidation: false };
     const plain = claim('cl-n', 'SUPPORTED', []);
-    const out = toFlow({ claims: [pending, blocked, plain], evidence: [], showUnbound: false, selection: null });
+    const out = toFlow({ claims: [pending, blocked, plain], evidence: [], selection: null });
     const data = (id: string) => (byId(out.nodes, `claim:${id}`) as ClaimFlowNode).data;
     expect([data('cl-p').projection, data('cl-p').pendingRevalidation]).toEqual(['PENDING_REVALIDATION', true]);
     expect([data('cl-b').projection, data('cl-b').pendingRevalidation]).toEqual(['BLOCKED', false]);
@@ -187,7 +204,7 @@ describe('toFlow', () => {
       verdict,
       quorumTier: null,
     });
-    const withReviews = toFlow({ claims, evidence, showUnbound: false, selection: null, reviews: [review('cl-ps', 'STALE', 'SUPPORTED'), review('cl-other', 'DECIDED', null)] });
+    const withReviews = toFlow({ claims, evidence: drawnEvidence, selection: null, reviews: [review('cl-ps', 'STALE', 'SUPPORTED'), review('cl-other', 'DECIDED', null)] });
     expect((byId(withReviews.nodes, 'claim:cl-ps') as ClaimFlowNode).data).toMatchObject({ decisionState: 'STALE', verdict: 'SUPPORTED' });
     expect((byId(withReviews.nodes, 'claim:cl-exfil') as ClaimFlowNode).data).toMatchObject({ decisionState: null, verdict: null });
     // The review queue changes labels, never the layout.

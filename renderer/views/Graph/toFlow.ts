@@ -24,7 +24,7 @@ import type { GraphSelection } from '../../state/types';
  *
  * Layout: claims in one column on the left (in the order the service lists them), each claim's
  * evidence in a band to its right (REQUIRED before SUPPORTING before CONTEXT, then by relation, then
- * by revision id), and optionally evidence bound to no claim in a third column.
+ * by revision id), and evidence bound to no claim drawn in a third column.
  */
 
 export const LAYOUT = {
@@ -57,6 +57,8 @@ export type ClaimNodeData = {
   decisionState: ClaimReviewSummary['decisionState'] | null;
   /** Verdict of the approved decision in force, if any. */
   verdict: Verdict | null;
+  /** Neighbours (bound evidence) not drawn. */
+  hidden: number;
   dimmed: boolean;
 };
 
@@ -68,6 +70,8 @@ export type EvidenceNodeData = {
   strength: EvidenceStrength;
   /** Number of claims this revision is bound to (an exact revision can serve several claims). */
   claimCount: number;
+  /** Neighbours (claims binding it) not drawn. */
+  hidden: number;
   dimmed: boolean;
 };
 
@@ -92,12 +96,16 @@ export type BindingEdgeData = {
 export type BindingFlowEdge = Edge<BindingEdgeData, 'binding'>;
 
 export interface FlowInput {
+  /** The neighbourhood drawn (graph:neighbourhood): its claims in list order, and its evidence. */
   claims: readonly ClaimSummary[];
   evidence: readonly RevisionSummary[];
-  showUnbound: boolean;
   selection: GraphSelection | null;
   /** The review queue, for each claim's decision state; absent or partial while it loads. */
   reviews?: readonly ClaimReviewSummary[];
+  /** Per node id, neighbours the neighbourhood left out (offered as "+n" to expand). */
+  hidden?: Readonly<Record<string, number>>;
+  /** Evidence bound to no claim that the neighbourhood listed no more of. */
+  unboundNotShown?: number;
 }
 
 export interface FlowOutput {
@@ -114,7 +122,7 @@ const roleRank = (role: BindingRole) => BINDING_ROLES.indexOf(role);
 const relationRank = (relation: Relation) => RELATIONS.indexOf(relation);
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function toFlow({ claims, evidence, showUnbound, selection, reviews = [] }: FlowInput): FlowOutput {
+export function toFlow({ claims, evidence, selection, reviews = [], hidden = {}, unboundNotShown = 0 }: FlowInput): FlowOutput {
   const L = LAYOUT;
   const reviewOf = new Map(reviews.map((r) => [r.claimId, r]));
   const byRevision = new Map(evidence.map((r) => [r.revisionId, r]));
@@ -169,12 +177,13 @@ export function toFlow({ claims, evidence, showUnbound, selection, reviews = [] 
         pendingRevalidation: claim.pendingRevalidation ?? false,
         decisionState: reviewOf.get(claim.claimId)?.decisionState ?? null,
         verdict: reviewOf.get(claim.claimId)?.verdict ?? null,
+        hidden: hidden[claimId] ?? 0,
         dimmed: dim(claimId),
       },
     });
     ownRevisions.forEach((revisionId, i) => {
       placed.add(revisionId);
-      nodes.push(evidenceNode(byRevision.get(revisionId)!, L.evidenceX, bandTop + i * rowStep, claimsOf.get(revisionId)?.size ?? 0, selection, dim));
+      nodes.push(evidenceNode(byRevision.get(revisionId)!, L.evidenceX, bandTop + i * rowStep, claimsOf.get(revisionId)?.size ?? 0, hidden, selection, dim));
     });
     for (const b of ordered) {
       const source = revisionNodeId(b.revisionId);
@@ -198,21 +207,22 @@ export function toFlow({ claims, evidence, showUnbound, selection, reviews = [] 
     bandTop += bandHeight + L.bandGap;
   }
 
-  if (showUnbound) {
-    const unbound = evidence.filter((r) => !claimsOf.has(r.revisionId)).sort((a, b) => byText(a.revisionId, b.revisionId));
-    if (unbound.length > 0) {
-      nodes.push({
-        id: 'lane:unbound',
-        type: 'lane',
-        position: { x: L.unboundX, y: 0 },
-        width: L.evidenceWidth,
-        height: L.laneHeight,
-        selected: false,
-        selectable: false,
-        data: { label: `Not bound to any claim (${unbound.length})` },
-      });
-      unbound.forEach((r, i) => nodes.push(evidenceNode(r, L.unboundX, L.laneHeight + L.rowGap + i * rowStep, 0, selection, dim)));
-    }
+  // Evidence bound to no claim drawn here: evidence bound to none at all (listed on request), or
+  // a focus whose claims were left out.
+  const unbound = evidence.filter((r) => !claimsOf.has(r.revisionId)).sort((a, b) => byText(a.revisionId, b.revisionId));
+  if (unbound.length > 0) {
+    const more = unboundNotShown > 0 ? `, ${unboundNotShown} more not shown` : '';
+    nodes.push({
+      id: 'lane:unbound',
+      type: 'lane',
+      position: { x: claims.length > 0 ? L.unboundX : L.evidenceX, y: 0 },
+      width: L.evidenceWidth,
+      height: L.laneHeight,
+      selected: false,
+      selectable: false,
+      data: { label: `Not bound to a claim shown (${unbound.length}${more})` },
+    });
+    unbound.forEach((r, i) => nodes.push(evidenceNode(r, claims.length > 0 ? L.unboundX : L.evidenceX, L.laneHeight + L.rowGap + i * rowStep, 0, hidden, selection, dim)));
   }
   return { nodes, edges, undrawnBindings };
 }
@@ -222,6 +232,7 @@ function evidenceNode(
   x: number,
   y: number,
   claimCount: number,
+  hidden: Readonly<Record<string, number>>,
   selection: GraphSelection | null,
   dim: (id: string) => boolean,
 ): EvidenceFlowNode {
@@ -240,6 +251,7 @@ function evidenceNode(
       state: r.state,
       strength: EVIDENCE_STRENGTH[r.kind],
       claimCount,
+      hidden: hidden[id] ?? 0,
       dimmed: dim(id),
     },
   };

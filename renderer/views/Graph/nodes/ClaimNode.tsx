@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { DecisionStateBadge, ProjectionBadge, StatusBadge } from '../../../components/Badges';
 import type { ClaimFlowNode } from '../toFlow';
 import { InertLabel } from '../../../components/InertLabel';
+import { ExpandStub } from './ExpandStub';
 
 /**
  * A claim: statement, derived status and independent vs. all support and refutation; beside them,
@@ -19,7 +20,10 @@ export const ClaimNode = memo(function ClaimNode({ data, selected }: NodeProps<C
     >
       <div className="row spread">
         <code className="small">{data.claimId}</code>
-        <StatusBadge status={data.status} testId={`graph-claim-status-${data.claimId}`} />
+        <span className="row">
+          <ExpandStub node={`claim:${data.claimId}`} hidden={data.hidden} />
+          <StatusBadge status={data.status} testId={`graph-claim-status-${data.claimId}`} />
+        </span>
       </div>
       <p className="claim-statement" title={data.statement}>
         <InertLabel text={data.statement} />

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { StateBadge } from '../../../components/Badges';
 import type { EvidenceFlowNode } from '../toFlow';
 import { InertLabel } from '../../../components/InertLabel';
+import { ExpandStub } from './ExpandStub';
 
 /** An exact evidence revision: lifecycle state, kind and how much its kind can carry. */
 export const EvidenceNode = memo(function EvidenceNode({ data, selected }: NodeProps<EvidenceFlowNode>) {
@@ -23,6 +24,7 @@ export const EvidenceNode = memo(function EvidenceNode({ data, selected }: NodeP
         <span>{data.kind}</span>
         <span className={`tag strength-${data.strength}`}>{data.strength.replace('_', ' ')}</span>
         {data.claimCount > 1 && <span title="bound to several claims">× {data.claimCount} claims</span>}
+        <ExpandStub node={`rev:${data.revisionId}`} hidden={data.hidden} />
       </div>
     </div>
   );

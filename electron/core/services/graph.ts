@@ -1,0 +1,193 @@
+import type { ClaimSummary, RevisionSummary } from '../../../shared/domain/schemas';
+import type { ParsedRequestOf, ResponseOf } from '../../../shared/ipc/contract';
+import type { Actor, ServiceContext } from '../context';
+import { aclFilter } from '../store/acl';
+import { loadVisibleClaim, visibleClaimRowsIn } from '../store/claimRows';
+import { loadVisibleRevision, SUMMARY_COLUMNS, toSummary, type RevisionRow } from '../store/evidenceRows';
+import { claimSummaries } from './claims';
+
+/**
+ * The graph view's read (issue 11.2): a neighbourhood of the case, never the whole of it. Claims
+ * and evidence revisions are the nodes; a binding of a claim's current generation is the edge.
+ * Starting from the focus it walks `hops` steps out, then adds the neighbours of each node the
+ * analyst expanded, breadth first, until `limit` nodes are drawn; every drawn node then counts its
+ * neighbours left out, so the view can offer them. Everything is read within the reader's
+ * clearance: a neighbour they may not see is neither drawn nor counted.
+ */
+export function graphNeighbourhood(ctx: ServiceContext, req: ParsedRequestOf<'graph:neighbourhood'>): ResponseOf<'graph:neighbourhood'> {
+  const claimOrder = visibleClaimIds(ctx);
+  const drawn = new Set<string>();
+  const full = () => drawn.size >= req.limit;
+  const walk = new Neighbours(ctx);
+
+  // Breadth first from `layer`, `hops` steps; returns nothing, fills `drawn` up to the limit.
+  const spread = (layer: string[], hops: number) => {
+    for (let hop = 0; hop < hops && layer.length > 0 && !full(); hop++) {
+      const next: string[] = [];
+      for (const node of layer) {
+        for (const n of walk.of([node]).get(node) ?? []) {
+          if (drawn.has(n) || full()) continue;
+          drawn.add(n);
+          next.push(n);
+        }
+      }
+      layer = next;
+    }
+  };
+
+  if (req.focus.kind === 'case') {
+    // The case's claims in list order, each with its neighbourhood, while they fit.
+    for (let i = 0; i < claimOrder.length; i += 200) {
+      const batch = claimOrder.slice(i, i + 200).map(claimRef);
+      const around = req.hops > 0 ? walk.of(batch) : new Map<string, string[]>();
+      let stop = false;
+      for (const claim of batch) {
+        const fresh = (around.get(claim) ?? []).filter((n) => !drawn.has(n));
+        if (drawn.size > 0 && drawn.size + 1 + fresh.length > req.limit) {
+          stop = true;
+          break;
+        }
+        drawn.add(claim);
+        for (const n of fresh) if (!full()) drawn.add(n);
+      }
+      if (stop) break;
+    }
+    if (req.hops > 1) spread([...drawn].filter((n) => n.startsWith('rev:')), req.hops - 1);
+  } else {
+    // A focus the reader may not see answers exactly like a missing one.
+    const seed = req.focus.kind === 'claim' ? claimRef(loadVisibleClaim(ctx, req.focus.id, 'graph:neighbourhood').claim_id) : revRef(loadVisibleRevision(ctx.db, ctx.actor, req.focus.id, 'graph:neighbourhood').revision_id);
+    drawn.add(seed);
+    spread([seed], req.hops);
+  }
+  for (const node of req.expand) if (drawn.has(node)) spread([node], 1);
+
+  // What each drawn node has that is not drawn.
+  const around = walk.of([...drawn]);
+  const hidden: Record<string, number> = {};
+  for (const node of drawn) {
+    const left = (around.get(node) ?? []).filter((n) => !drawn.has(n)).length;
+    if (left > 0) hidden[node] = left;
+  }
+
+  const claimIds = [...drawn].filter((n) => n.startsWith('claim:')).map((n) => n.slice('claim:'.length));
+  const revisionIds = [...drawn].filter((n) => n.startsWith('rev:')).map((n) => n.slice('rev:'.length));
+  const position = new Map(claimOrder.map((id, i) => [id, i]));
+  const claims: ClaimSummary[] = claimIds.length > 0 ? claimSummaries(ctx, () => visibleClaimRowsIn(ctx, claimIds)) : [];
+  claims.sort((a, b) => position.get(a.claimId)! - position.get(b.claimId)!);
+  const unbound = req.unbound ? unboundRevisions(ctx, drawn) : { items: [], notShown: 0 };
+  return {
+    claims,
+    revisions: [...revisionSummaries(ctx, revisionIds), ...unbound.items],
+    hidden,
+    totalClaims: claimOrder.length,
+    claimsNotShown: claimOrder.length - claims.length,
+    unboundNotShown: unbound.notShown,
+  };
+}
+
+const claimRef = (claimId: string) => `claim:${claimId}`;
+const revRef = (revisionId: string) => `rev:${revisionId}`;
+
+/** The visible claims' ids in the order claim:list gives them. */
+function visibleClaimIds(ctx: ServiceContext): string[] {
+  const acl = aclFilter(ctx.actor, 'c');
+  return ctx.db.prepare(`SELECT c.claim_id FROM claim c WHERE ${acl.sql} ORDER BY c.created_at, c.claim_id`).pluck().all(...acl.params) as string[];
+}
+
+/**
+ * Neighbours within the reader's clearance, read in batches and kept for the call: a claim's are
+ * the revisions its current generation binds (in binding order), a revision's the claims whose
+ * current generation binds it (in claim order).
+ */
+class Neighbours {
+  private readonly known = new Map<string, string[]>();
+  constructor(private readonly ctx: ServiceContext) {}
+
+  of(nodes: readonly string[]): Map<string, string[]> {
+    const missing = nodes.filter((n) => !this.known.has(n));
+    const claims = missing.filter((n) => n.startsWith('claim:')).map((n) => n.slice('claim:'.length));
+    const revisions = missing.filter((n) => n.startsWith('rev:')).map((n) => n.slice('rev:'.length));
+    for (const n of missing) this.known.set(n, []);
+    for (let i = 0; i < claims.length; i += 500) {
+      const q = claimNeighboursQuery(this.ctx.actor, claims.slice(i, i + 500));
+      for (const r of this.ctx.db.prepare(q.sql).all(...q.params) as { claim: string; rev: string }[]) addOnce(this.known.get(claimRef(r.claim))!, revRef(r.rev));
+    }
+    for (let i = 0; i < revisions.length; i += 500) {
+      const q = revisionNeighboursQuery(this.ctx.actor, revisions.slice(i, i + 500));
+      for (const r of this.ctx.db.prepare(q.sql).all(...q.params) as { claim: string; rev: string }[]) addOnce(this.known.get(revRef(r.rev))!, claimRef(r.claim));
+    }
+    return new Map(nodes.map((n) => [n, this.known.get(n)!]));
+  }
+}
+
+type Query = { sql: string; params: string[] };
+
+// The reader's clearance filters rows found by key: `useIndex: false` keeps SQLite (on a case file
+// never ANALYZEd) from walking every revision of the tenant through the ACL index instead
+// (queryPlans.test.ts holds these to their keys).
+
+/** The revisions (visible) the current generation of each claim binds, in binding order. */
+export function claimNeighboursQuery(actor: Actor, claimIds: readonly string[]): Query {
+  const see = aclFilter(actor, 'r', { useIndex: false });
+  return {
+    sql: `SELECT b.claim_id AS claim, b.revision_id AS rev FROM claim c
+      JOIN claim_binding b ON b.claim_id = c.claim_id AND b.generation = c.generation
+      JOIN evidence_revision r ON r.revision_id = b.revision_id
+      WHERE c.claim_id IN (SELECT value FROM json_each(?)) AND ${see.sql}
+      ORDER BY b.binding_id`,
+    params: [JSON.stringify(claimIds), ...see.params],
+  };
+}
+
+/** The claims (visible) whose current generation binds each revision, in claim order. */
+export function revisionNeighboursQuery(actor: Actor, revisionIds: readonly string[]): Query {
+  const see = aclFilter(actor, 'c', { useIndex: false });
+  return {
+    sql: `SELECT b.revision_id AS rev, c.claim_id AS claim FROM claim_binding b
+      JOIN claim c ON c.claim_id = b.claim_id AND c.generation = b.generation
+      WHERE b.revision_id IN (SELECT value FROM json_each(?)) AND ${see.sql}
+      ORDER BY c.created_at, c.claim_id`,
+    params: [JSON.stringify(revisionIds), ...see.params],
+  };
+}
+
+export function revisionSummariesQuery(actor: Actor, revisionIds: readonly string[]): Query {
+  const see = aclFilter(actor, 'r', { useIndex: false });
+  return {
+    sql: `SELECT ${SUMMARY_COLUMNS} FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id) WHERE r.revision_id IN (SELECT value FROM json_each(?)) AND ${see.sql}`,
+    params: [JSON.stringify(revisionIds), ...see.params],
+  };
+}
+
+/** A claim may bind one revision twice (two roles): it is one neighbour. */
+function addOnce(list: string[], node: string): void {
+  if (list[list.length - 1] !== node && !list.includes(node)) list.push(node);
+}
+
+function revisionSummaries(ctx: ServiceContext, revisionIds: readonly string[]): RevisionSummary[] {
+  const rows: RevisionRow[] = [];
+  for (let i = 0; i < revisionIds.length; i += 500) {
+    const q = revisionSummariesQuery(ctx.actor, revisionIds.slice(i, i + 500));
+    rows.push(...(ctx.db.prepare(q.sql).all(...q.params) as RevisionRow[]));
+  }
+  return rows.sort((a, b) => (a.revision_id < b.revision_id ? -1 : a.revision_id > b.revision_id ? 1 : 0)).map(toSummary);
+}
+
+export const UNBOUND_SHOWN = 50;
+/** Counting stops here: "more than 10,000" is all the view says. */
+const UNBOUND_COUNTED = 10_000;
+
+/** Evidence bound to no claim the reader may see (not already drawn): the first UNBOUND_SHOWN by id, and how many more. */
+function unboundRevisions(ctx: ServiceContext, drawn: ReadonlySet<string>): { items: RevisionSummary[]; notShown: number } {
+  const seeR = aclFilter(ctx.actor, 'r', { useIndex: false });
+  const seeC = aclFilter(ctx.actor, 'c', { useIndex: false });
+  const unboundSql = `FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id)
+    WHERE ${seeR.sql} AND NOT EXISTS (
+      SELECT 1 FROM claim_binding b JOIN claim c ON c.claim_id = b.claim_id AND c.generation = b.generation
+      WHERE b.revision_id = r.revision_id AND ${seeC.sql})`;
+  const params = [...seeR.params, ...seeC.params];
+  const rows = ctx.db.prepare(`SELECT ${SUMMARY_COLUMNS} ${unboundSql} ORDER BY r.revision_id LIMIT ?`).all(...params, UNBOUND_SHOWN) as RevisionRow[];
+  const items = rows.filter((r) => !drawn.has(revRef(r.revision_id))).map(toSummary);
+  const total = ctx.db.prepare(`SELECT COUNT(*) FROM (SELECT 1 ${unboundSql} LIMIT ${UNBOUND_COUNTED})`).pluck().get(...params) as number;
+  return { items, notShown: Math.max(0, total - rows.length) };
+}

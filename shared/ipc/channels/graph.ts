@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { ClaimSummary, Id, RevisionId, RevisionSummary } from '../../domain/schemas';
+
+/** Where the graph opens: the case (its claims in list order), a claim, or an evidence revision. */
+export const GraphFocus = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('case') }).strict(),
+  z.object({ kind: z.literal('claim'), id: Id }).strict(),
+  z.object({ kind: z.literal('revision'), id: RevisionId }).strict(),
+]);
+export type GraphFocus = z.infer<typeof GraphFocus>;
+
+/** A node of the graph by kind and id, as the view names it: `claim:<id>` or `rev:<revisionId>`. */
+export const GraphNodeRef = z.string().max(200).regex(/^(claim|rev):.{1,180}$/, 'expected claim:<claimId> or rev:<revisionId>');
+
+export const graphChannels = {
+  /**
+   * A neighbourhood of the case, never the whole of it: the focus, its neighbours (a claim's bound
+   * evidence, the claims binding a revision) up to `hops` steps out, and the neighbours of each
+   * node the analyst expanded, at most `limit` nodes. What the limit left out is counted per
+   * node, so the view can offer to expand it.
+   */
+  'graph:neighbourhood': {
+    request: z
+      .object({
+        focus: GraphFocus,
+        hops: z.number().int().min(0).max(4).default(1),
+        /** Nodes whose neighbours to add (expanded in the view), in the order they were expanded. */
+        expand: z.array(GraphNodeRef).max(200).default([]),
+        limit: z.number().int().min(10).max(1000).default(250),
+        /** Also list evidence bound to no claim (up to 50 of it, with a count of the rest). */
+        unbound: z.boolean().default(false),
+      })
+      .strict(),
+    response: z.object({
+      claims: z.array(ClaimSummary),
+      revisions: z.array(RevisionSummary),
+      /** Per drawn node, neighbours you may see that are not drawn (left out by the limit). */
+      hidden: z.record(z.string(), z.number().int().min(1)),
+      /** Claims of the case you may see, and how many the 'case' focus left out. */
+      totalClaims: z.number().int(),
+      claimsNotShown: z.number().int(),
+      /** Evidence bound to no claim that `unbound` left out. */
+      unboundNotShown: z.number().int(),
+    }),
+  },
+} as const;
