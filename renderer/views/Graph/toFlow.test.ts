@@ -85,19 +85,19 @@ describe('toFlow', () => {
     expect((byId(flow.nodes, 'claim:cl-exfil') as ClaimFlowNode).data.missingKinds).toEqual(['log_record']);
   });
 
-  it('places claims in one column and each claim’s evidence in a band to its right, REQUIRED first', () => {
+  it('places claims in one column and their evidence in the next, nothing overlapping', () => {
     const claimsX = flow.nodes.filter((n) => n.type === 'claim').map((n) => n.position.x);
     expect(new Set(claimsX)).toEqual(new Set([LAYOUT.claimX]));
-    const band = flow.nodes.filter((n) => n.type === 'evidence').map((n) => [n.id, n.position.x, n.position.y]);
-    const step = LAYOUT.evidenceHeight + LAYOUT.rowGap;
-    expect(band).toEqual([
-      ['rev:ev-edr@1', LAYOUT.evidenceX, 0],
-      ['rev:ev-inv@1', LAYOUT.evidenceX, step],
-      ['rev:ev-note@1', LAYOUT.evidenceX, 2 * step],
-    ]);
-    // The second claim's band starts below the first one's: bands never overlap.
-    const bandHeight = 3 * step - LAYOUT.rowGap;
-    expect(byId(flow.nodes, 'claim:cl-exfil')!.position.y).toBe(bandHeight + LAYOUT.bandGap);
+    const evidenceX = flow.nodes.filter((n) => n.type === 'evidence').map((n) => n.position.x);
+    expect(new Set(evidenceX)).toEqual(new Set([LAYOUT.evidenceX]));
+    expect(flow.nodes.filter((n) => n.type === 'evidence').map((n) => n.id).sort()).toEqual(['rev:ev-edr@1', 'rev:ev-inv@1', 'rev:ev-note@1']);
+    for (const a of flow.nodes) {
+      for (const b of flow.nodes) {
+        if (a === b || a.position.x !== b.position.x) continue;
+        const apart = a.position.y + a.height! <= b.position.y || b.position.y + b.height! <= a.position.y;
+        expect(apart, `${a.id} overlaps ${b.id}`).toBe(true);
+      }
+    }
   });
 
   it('draws a revision bound to two claims once, with an edge to each claim', () => {
@@ -174,11 +174,11 @@ describe('toFlow', () => {
     expect((byId(byRev.nodes, 'rev:ev-inv@1') as EvidenceFlowNode).data.dimmed).toBe(true);
   });
 
-  it('keeps a claim without visible evidence at the minimum band height', () => {
+  it('stacks claims without drawn evidence in the claim column, in list order', () => {
     const flowEmpty = toFlow({ claims: [claim('cl-a', 'INSUFFICIENT', []), claim('cl-b', 'SUPPORTED', [])], evidence: [], selection: null });
-    expect(flowEmpty.nodes.map((n) => [n.id, n.position.y])).toEqual([
-      ['claim:cl-a', 0],
-      ['claim:cl-b', LAYOUT.claimHeight + LAYOUT.bandGap],
+    expect(flowEmpty.nodes.map((n) => [n.id, n.position.x, n.position.y])).toEqual([
+      ['claim:cl-a', LAYOUT.claimX, 0],
+      ['claim:cl-b', LAYOUT.claimX, LAYOUT.claimHeight + LAYOUT.bandGap],
     ]);
     expect(flowEmpty.edges).toEqual([]);
   });

@@ -16,29 +16,19 @@ import type { RevisionSummary } from '../../../shared/domain/schemas';
 import type { ClaimSummary } from '../../../shared/domain/schemas';
 import type { ClaimReviewSummary } from '../../../shared/ipc/channels/review';
 import type { GraphSelection } from '../../state/types';
+import { LAYOUT, layeredPositions } from './layout';
 
 /**
  * Pure projection of the case's claims and evidence onto React Flow nodes and edges. Everything
  * here is a function of its input: no randomness, no measurement, no clock, so the same case always
  * draws the same picture and the layout can be unit-tested.
  *
- * Layout: claims in one column on the left (in the order the service lists them), each claim's
- * evidence in a band to its right (REQUIRED before SUPPORTING before CONTEXT, then by relation, then
- * by revision id), and evidence bound to no claim drawn in a third column.
+ * Layout (layout.ts): claims in one column on the left, the evidence bound to them in the next,
+ * ordered by a layered layout so bindings cross as little as possible; evidence bound to no claim
+ * drawn stands in a third column.
  */
 
-export const LAYOUT = {
-  claimX: 0,
-  claimWidth: 280,
-  claimHeight: 150,
-  evidenceX: 560,
-  evidenceWidth: 280,
-  evidenceHeight: 86,
-  rowGap: 10,
-  bandGap: 48,
-  unboundX: 960,
-  laneHeight: 36,
-} as const;
+export { LAYOUT };
 
 export type ClaimNodeData = {
   claimId: string;
@@ -144,7 +134,6 @@ export function toFlow({ claims, evidence, selection, reviews = [], hidden = {},
   const edges: BindingFlowEdge[] = [];
   const placed = new Set<string>();
   const rowStep = L.evidenceHeight + L.rowGap;
-  let bandTop = 0;
 
   for (const claim of claims) {
     const drawable = claim.bindings.filter((b) => byRevision.has(b.revisionId));
@@ -152,14 +141,13 @@ export function toFlow({ claims, evidence, selection, reviews = [], hidden = {},
     const ordered = [...drawable].sort(
       (a, b) => roleRank(a.role) - roleRank(b.role) || relationRank(a.relation) - relationRank(b.relation) || byText(a.revisionId, b.revisionId) || a.bindingId - b.bindingId,
     );
-    // A revision bound to several claims is drawn once, in the band of the first claim that binds it.
+    // A revision bound to several claims is drawn once (laid out after the loop).
     const ownRevisions = [...new Set(ordered.map((b) => b.revisionId))].filter((id) => !placed.has(id));
-    const bandHeight = Math.max(L.claimHeight, ownRevisions.length * rowStep - L.rowGap);
     const claimId = claimNodeId(claim.claimId);
     nodes.push({
       id: claimId,
       type: 'claim',
-      position: { x: L.claimX, y: bandTop + Math.round((bandHeight - L.claimHeight) / 2) },
+      position: { x: L.claimX, y: 0 },
       width: L.claimWidth,
       height: L.claimHeight,
       selected: selection?.kind === 'claim' && selection.id === claim.claimId,
@@ -181,10 +169,10 @@ export function toFlow({ claims, evidence, selection, reviews = [], hidden = {},
         dimmed: dim(claimId),
       },
     });
-    ownRevisions.forEach((revisionId, i) => {
+    for (const revisionId of ownRevisions) {
       placed.add(revisionId);
-      nodes.push(evidenceNode(byRevision.get(revisionId)!, L.evidenceX, bandTop + i * rowStep, claimsOf.get(revisionId)?.size ?? 0, hidden, selection, dim));
-    });
+      nodes.push(evidenceNode(byRevision.get(revisionId)!, L.evidenceX, 0, claimsOf.get(revisionId)?.size ?? 0, hidden, selection, dim));
+    }
     for (const b of ordered) {
       const source = revisionNodeId(b.revisionId);
       edges.push({
@@ -204,8 +192,13 @@ export function toFlow({ claims, evidence, selection, reviews = [], hidden = {},
         },
       });
     }
-    bandTop += bandHeight + L.bandGap;
   }
+  const positions = layeredPositions(
+    nodes.filter((n) => n.type === 'claim').map((n) => n.id),
+    nodes.filter((n) => n.type === 'evidence').map((n) => n.id),
+    edges,
+  );
+  for (const n of nodes) n.position = positions.get(n.id)!;
 
   // Evidence bound to no claim drawn here: evidence bound to none at all (listed on request), or
   // a focus whose claims were left out.

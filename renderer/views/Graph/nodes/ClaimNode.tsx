@@ -4,6 +4,7 @@ import { DecisionStateBadge, ProjectionBadge, StatusBadge } from '../../../compo
 import type { ClaimFlowNode } from '../toFlow';
 import { InertLabel } from '../../../components/InertLabel';
 import { ExpandStub } from './ExpandStub';
+import { useCompact } from './zoomLevel';
 
 /**
  * A claim: statement, derived status and independent vs. all support and refutation; beside them,
@@ -13,11 +14,20 @@ import { ExpandStub } from './ExpandStub';
 export const ClaimNode = memo(function ClaimNode({ data, selected }: NodeProps<ClaimFlowNode>) {
   const showProjection = data.projection !== null && (data.projection !== 'ELIGIBLE' || data.pendingRevalidation);
   const showDecision = data.decisionState !== null && data.decisionState !== 'UNDECIDED';
+  const compact = useCompact();
+  const classes = `flow-node claim-node status-border-${data.status}${selected ? ' is-selected' : ''}${data.dimmed ? ' is-dimmed' : ''}${data.pendingRevalidation ? ' is-pending' : ''}`;
+  if (compact) {
+    // Zoomed out: the status, large enough to read, and the id (the statement is in the tooltip).
+    return (
+      <div className={`${classes} is-compact`} data-testid={`graph-node-claim-${data.claimId}`} title={data.statement}>
+        <StatusBadge status={data.status} testId={`graph-claim-status-${data.claimId}`} />
+        <code className="compact-id">{data.claimId}</code>
+        <Handle type="target" position={Position.Right} isConnectable />
+      </div>
+    );
+  }
   return (
-    <div
-      className={`flow-node claim-node status-border-${data.status}${selected ? ' is-selected' : ''}${data.dimmed ? ' is-dimmed' : ''}${data.pendingRevalidation ? ' is-pending' : ''}`}
-      data-testid={`graph-node-claim-${data.claimId}`}
-    >
+    <div className={classes} data-testid={`graph-node-claim-${data.claimId}`}>
       <div className="row spread">
         <code className="small">{data.claimId}</code>
         <span className="row">
