@@ -78,6 +78,15 @@ test('arrow keys move between nodes, Enter opens the detail, the side panel refo
   await expect(graph.claimNode(firstClaim!.claimId)).not.toHaveClass(/is-compact/);
   await page.getByTestId('graph-focus-selection').click();
   await expect(page.getByTestId('graph-crumb-1')).toHaveAttribute('aria-current', 'location');
+  // Pivot from the revision to everything reported by the same source, and the claims binding it.
+  const selected = (await page.getByTestId('graph-revision-detail-id').textContent())!;
+  const { context } = await app.ok('evidence:get', { revisionId: selected });
+  const pivot = await app.ok('graph:neighbourhood', { focus: { kind: 'source', id: selected } });
+  await page.getByTestId('graph-pivot-source').click();
+  await expect(page.getByTestId('graph-crumb-2')).toHaveText(`same source as ${selected}`);
+  await expect(page.getByTestId('graph-extent')).toContainText(`${pivot.pivot!.total} revision(s) share the source ${context.sourceRef}`);
+  for (const r of pivot.revisions) await expect(graph.revisionNode(r.revisionId)).toBeVisible();
+  await expect(page.locator('.react-flow__node-evidence')).toHaveCount(pivot.revisions.length);
 });
 
 test('a neighbourhood that cannot be read says so with Retry and keeps the last graph, and Retry reads it', async ({ app, page }) => {

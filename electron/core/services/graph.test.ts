@@ -109,6 +109,26 @@ describe('graph:neighbourhood', () => {
     await tc.call('claim:bind', { claimId: 'c0', revisionId: SECRET, relation: 'FULL_SUPPORT', role: 'SUPPORTING' });
   });
 
+  it('pivots from a revision to every revision sharing its source, then their claims; an item with no group pivots to itself', async () => {
+    const g = await ask({ focus: { kind: 'source', id: 'e3@1' } });
+    const everyRevision = [...Array.from({ length: 12 }, (_, i) => `e${i}@1`), SECRET];
+    expect(g.revisions.map((r) => r.revisionId).sort()).toEqual(everyRevision.sort());
+    expect(g.claims.map((c) => c.claimId)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(g.pivot).toEqual({ by: 'source', value: 'mde:alert:1', total: 13, notShown: 0 });
+    // Within faye's clearance the restricted revision is neither drawn nor counted.
+    const hers = await ask({ focus: { kind: 'source', id: 'e3@1' } }, 'faye');
+    expect(hers.revisions.map((r) => r.revisionId)).not.toContain(SECRET);
+    expect(hers.pivot).toMatchObject({ total: 12 });
+    // At most half the limit are pivoted to, the focus first; the rest are counted.
+    const small = await ask({ focus: { kind: 'source', id: 'e3@1' }, hops: 0, limit: 10 });
+    expect(small.revisions.map((r) => r.revisionId)).toContain('e3@1');
+    expect(small.revisions).toHaveLength(5);
+    expect(small.pivot).toMatchObject({ total: 13, notShown: 8 });
+    const group = await ask({ focus: { kind: 'group', id: 'e3@1' } });
+    expect(group.pivot).toEqual({ by: 'group', value: null, total: 1, notShown: 0 });
+    expect(nodes(group)).toEqual(['claim:c1', 'rev:e3@1']);
+  });
+
   it('within any limit, hops and expansions: at most `limit` nodes, connected to the focus, each counting exactly its neighbours not drawn', async () => {
     const rnd = seededRandom(11_2);
     const everyNode = [...neighboursIn(() => true).keys()];

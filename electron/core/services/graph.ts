@@ -19,6 +19,7 @@ export function graphNeighbourhood(ctx: ServiceContext, req: ParsedRequestOf<'gr
   const drawn = new Set<string>();
   const full = () => drawn.size >= req.limit;
   const walk = new Neighbours(ctx);
+  let pivot: ResponseOf<'graph:neighbourhood'>['pivot'] = null;
 
   // Breadth first from `layer`, `hops` steps; returns nothing, fills `drawn` up to the limit.
   const spread = (layer: string[], hops: number) => {
@@ -53,6 +54,16 @@ export function graphNeighbourhood(ctx: ServiceContext, req: ParsedRequestOf<'gr
       if (stop) break;
     }
     if (req.hops > 1) spread([...drawn].filter((n) => n.startsWith('rev:')), req.hops - 1);
+  } else if (req.focus.kind === 'source' || req.focus.kind === 'group') {
+    // A pivot: the revisions sharing the focus revision's source or independence group (at most
+    // half the limit, the focus first), then the claims binding them as far as the rest allows.
+    const row = loadVisibleRevision(ctx.db, ctx.actor, req.focus.id, 'graph:neighbourhood');
+    const value = req.focus.kind === 'source' ? row.source_ref : row.independence_group;
+    const sharing = value === null ? [row.revision_id] : sharingRevisions(ctx, req.focus.kind, value);
+    const seeds = [row.revision_id, ...sharing.filter((id) => id !== row.revision_id)].slice(0, Math.max(1, Math.floor(req.limit / 2))).map(revRef);
+    for (const seed of seeds) drawn.add(seed);
+    pivot = { by: req.focus.kind, value, total: sharing.length, notShown: sharing.length - seeds.length };
+    spread(seeds, req.hops);
   } else {
     // A focus the reader may not see answers exactly like a missing one.
     const seed = req.focus.kind === 'claim' ? claimRef(loadVisibleClaim(ctx, req.focus.id, 'graph:neighbourhood').claim_id) : revRef(loadVisibleRevision(ctx.db, ctx.actor, req.focus.id, 'graph:neighbourhood').revision_id);
@@ -82,6 +93,25 @@ export function graphNeighbourhood(ctx: ServiceContext, req: ParsedRequestOf<'gr
     totalClaims: claimOrder.length,
     claimsNotShown: claimOrder.length - claims.length,
     unboundNotShown: unbound.notShown,
+    pivot,
+  };
+}
+
+/** Counting stops here: "more than 10,000" is all a pivot's extent says. */
+const PIVOT_COUNTED = 10_000;
+
+/** The visible revisions sharing a source reference or an independence group, by id (found by their index). */
+function sharingRevisions(ctx: ServiceContext, by: 'source' | 'group', value: string): string[] {
+  const q = sharingRevisionsQuery(ctx.actor, by, value);
+  return ctx.db.prepare(q.sql).pluck().all(...q.params) as string[];
+}
+
+export function sharingRevisionsQuery(actor: Actor, by: 'source' | 'group', value: string): Query {
+  const see = aclFilter(actor, 'r', { useIndex: false });
+  const column = by === 'source' ? 'source_ref' : 'independence_group';
+  return {
+    sql: `SELECT r.revision_id FROM evidence_revision r WHERE r.${column} = ? AND ${see.sql} ORDER BY r.revision_id LIMIT ${PIVOT_COUNTED}`,
+    params: [value, ...see.params],
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimNeighboursQuery, revisionNeighboursQuery, revisionSummariesQuery } from './graph';
+import { claimNeighboursQuery, revisionNeighboursQuery, revisionSummariesQuery, sharingRevisionsQuery } from './graph';
 import { visibleClaimsInQuery } from '../store/claimRows';
 import { bulkEvidence } from '../../testing/fixtures/bulk';
 import { createTestCase, type TestCase } from '../../testing/testCase';
@@ -84,6 +84,8 @@ describe('hot queries on a case file as the workbench writes it (never ANALYZEd)
         revisionNeighboursQuery(actor, ['ev-bulk-0000001@1']),
         revisionSummariesQuery(actor, ['ev-bulk-0000001@1']),
         visibleClaimsInQuery(actor, ['cl-1']),
+        sharingRevisionsQuery(actor, 'source', 'mde:alert:1'),
+        sharingRevisionsQuery(actor, 'group', 'edr-1'),
       ]) {
         const graphPlan = (fresh.session.db().prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail).join(' | ');
         expect(graphPlan, q.sql).not.toMatch(/_by_acl/);

@@ -36,7 +36,23 @@ export function GraphSidePanel() {
       />
     );
   } else if (selection?.kind === 'revision' && details[selection.id]) {
-    body = <RevisionDetailPanel detail={details[selection.id]!} evidence={evidence} onSelectRevision={selectRevision} testId="graph-revision-detail" />;
+    const detail = details[selection.id]!;
+    body = (
+      <>
+        <div className="row wrap small pivots" data-testid="graph-pivots">
+          <span className="muted">Pivot to evidence sharing its</span>
+          <button type="button" className="secondary small" data-testid="graph-pivot-source" onClick={() => void focusGraph({ kind: 'source', id: detail.revisionId })}>
+            source ({detail.context.sourceRef})
+          </button>
+          {detail.context.independenceGroup !== null && (
+            <button type="button" className="secondary small" data-testid="graph-pivot-group" onClick={() => void focusGraph({ kind: 'group', id: detail.revisionId })}>
+              independence group ({detail.context.independenceGroup})
+            </button>
+          )}
+        </div>
+        <RevisionDetailPanel detail={detail} evidence={evidence} onSelectRevision={selectRevision} testId="graph-revision-detail" />
+      </>
+    );
   } else if (selection) {
     body = <p className="muted">Loading {selection.id}…</p>;
   } else {

@@ -56,7 +56,8 @@ export function GraphToolbar({
   );
 }
 
-const focusLabel = (f: GraphFocus) => (f.kind === 'case' ? 'Case' : f.id);
+const focusLabel = (f: GraphFocus): string =>
+  f.kind === 'case' ? 'Case' : f.kind === 'source' ? `same source as ${f.id}` : f.kind === 'group' ? `same group as ${f.id}` : f.id;
 
 /**
  * Where the graph stands and how it got there: the trail of foci (each one a way back), what the
@@ -115,7 +116,8 @@ export function GraphTrail({
 }
 
 function extent(g: GraphNeighbourhood): string {
-  const shown = `${g.claims.length} of ${g.totalClaims} claim(s), ${g.revisions.length} evidence revision(s)`;
+  const pivot = g.pivot ? `${g.pivot.total} revision(s) share ${g.pivot.by === 'source' ? 'the source' : 'the group'} ${g.pivot.value ?? '(none)'}${g.pivot.notShown > 0 ? `, ${g.pivot.notShown} not drawn` : ''}; ` : '';
+  const shown = `${pivot}${g.claims.length} of ${g.totalClaims} claim(s), ${g.revisions.length} evidence revision(s)`;
   return g.claimsNotShown > 0 ? `${shown}; double-click a node or search to move on` : shown;
 }
 

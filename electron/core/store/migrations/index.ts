@@ -15,6 +15,7 @@ import { m0320_fence_causes } from './0320-fence-causes';
 import { m0330_copies } from './0330-copies';
 import { m0340_copies_by_content } from './0340-copies-by-content';
 import { m0400_claim_changes } from './0400-claim-changes';
+import { m0410_revisions_by_source } from './0410-revisions-by-source';
 import type { Migration } from './migration';
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0330_copies,
   m0340_copies_by_content,
   m0400_claim_changes,
+  m0410_revisions_by_source,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
