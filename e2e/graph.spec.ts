@@ -54,6 +54,15 @@ test('focus on a claim, expand a shared revision and collapse it, search to an e
   await expect(page.getByTestId('graph-crumb-2')).toHaveCount(0);
   await page.getByTestId('graph-crumb-0').click();
   await expect(page.getByTestId('graph-extent')).toContainText(`${total} of ${total} claim(s)`);
+
+  // The disputes: what the Disputes view lists, drawn with the evidence on both sides.
+  const inDispute = await app.ok('graph:neighbourhood', { focus: { kind: 'disputes' } });
+  await page.getByTestId('graph-focus-disputes').click();
+  await expect(page.getByTestId('graph-crumb-1')).toHaveText('Disputes');
+  await expect(page.getByTestId('graph-extent')).toContainText(`${inDispute.disputes!.total} item(s) in dispute`);
+  await expect(graph.claimStatus('cl-powershell')).toHaveText('MIXED');
+  for (const c of inDispute.claims) await expect(graph.claimNode(c.claimId)).toBeVisible();
+  await app.screenshot('graph-disputes');
 });
 
 test('arrow keys move between nodes, Enter opens the detail, the side panel refocuses the graph', async ({ app, page }) => {

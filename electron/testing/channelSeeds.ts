@@ -237,7 +237,7 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
     }),
   'graph:neighbourhood': (ids) =>
     fc.record({
-      focus: fc.oneof(fc.constant({ kind: 'case' as const }), fc.record({ kind: fc.constant('claim' as const), id: claim(ids) }), fc.record({ kind: fc.constantFrom('revision' as const, 'source' as const, 'group' as const), id: revision(ids) })),
+      focus: fc.oneof(fc.constantFrom({ kind: 'case' as const }, { kind: 'disputes' as const }), fc.record({ kind: fc.constant('claim' as const), id: claim(ids) }), fc.record({ kind: fc.constantFrom('revision' as const, 'source' as const, 'group' as const), id: revision(ids) })),
       hops: opt(fc.integer({ min: 0, max: 4 })),
       expand: opt(fc.array(fc.oneof(claim(ids).map((id) => `claim:${id}`), revision(ids).map((id) => `rev:${id}`)), { maxLength: 3 })),
       limit: opt(fc.integer({ min: 10, max: 1000 })),

@@ -5,7 +5,8 @@ import type { GraphFocus, GraphSlice, Slice } from './types';
 /** Nodes a neighbourhood may hold: enough to read, few enough to lay out and draw at once. */
 export const GRAPH_LIMIT = 250;
 
-const sameFocus = (a: GraphFocus, b: GraphFocus) => a.kind === b.kind && (a.kind === 'case' || a.id === (b as { id: string }).id);
+const idOf = (f: GraphFocus): string | null => ('id' in f ? f.id : null);
+const sameFocus = (a: GraphFocus, b: GraphFocus) => a.kind === b.kind && idOf(a) === idOf(b);
 
 /** The graph of a case just opened, or of a reviewer just unlocked: the whole case, nothing from before. */
 export const GRAPH_START = { graphTrail: [{ kind: 'case' }] as GraphFocus[], graphExpanded: [] as string[], graph: null, graphError: null, graphSelection: null };

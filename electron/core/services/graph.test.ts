@@ -165,3 +165,22 @@ describe('graph:neighbourhood', () => {
     }
   });
 });
+
+// Last: it adds a binding and moves lifecycles, which the tests above do not expect.
+describe('graph:neighbourhood on the disputes', () => {
+  it('opens on MIXED claims and DISPUTED revisions, as the Disputes view lists them, with their neighbours', async () => {
+    tc.as('bob');
+    for (const e of ['e9', 'e10', 'e11']) await tc.call('evidence:transition', { revisionId: rev(e), to: 'VALIDATED', reason: 'checked' });
+    await tc.call('evidence:transition', { revisionId: rev('e11'), to: 'DISPUTED', reason: 'the vendor retracted it' });
+    tc.as('alice');
+    await tc.call('claim:bind', { claimId: 'c5', revisionId: rev('e10'), relation: 'REFUTES', role: 'SUPPORTING' });
+    const mixed = (await tc.call('claim:list', {})).filter((c) => c.status === 'MIXED').map((c) => c.claimId);
+    expect(mixed).toEqual(['c5']);
+    const g = await ask({ focus: { kind: 'disputes' } });
+    expect(g.disputes).toEqual({ total: 2, notShown: 0 });
+    expect(nodes(g)).toEqual(['claim:c5', 'rev:e0@1', 'rev:e10@1', 'rev:e11@1', 'rev:e9@1']);
+    expect(g.hidden).toEqual({ 'rev:e0@1': 5 });
+    const none = await ask({ focus: { kind: 'disputes' }, limit: 10, hops: 0 });
+    expect(nodes(none)).toEqual(['claim:c5', 'rev:e11@1']);
+  });
+});

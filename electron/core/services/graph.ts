@@ -4,7 +4,7 @@ import type { Actor, ServiceContext } from '../context';
 import { aclFilter } from '../store/acl';
 import { loadVisibleClaim, visibleClaimRowsIn } from '../store/claimRows';
 import { loadVisibleRevision, SUMMARY_COLUMNS, toSummary, type RevisionRow } from '../store/evidenceRows';
-import { claimSummaries } from './claims';
+import { claimSummaries, listClaims } from './claims';
 
 /**
  * The graph view's read (issue 11.2): a neighbourhood of the case, never the whole of it. Claims
@@ -20,6 +20,7 @@ export function graphNeighbourhood(ctx: ServiceContext, req: ParsedRequestOf<'gr
   const full = () => drawn.size >= req.limit;
   const walk = new Neighbours(ctx);
   let pivot: ResponseOf<'graph:neighbourhood'>['pivot'] = null;
+  let disputes: ResponseOf<'graph:neighbourhood'>['disputes'] = null;
 
   // Breadth first from `layer`, `hops` steps; returns nothing, fills `drawn` up to the limit.
   const spread = (layer: string[], hops: number) => {
@@ -54,6 +55,16 @@ export function graphNeighbourhood(ctx: ServiceContext, req: ParsedRequestOf<'gr
       if (stop) break;
     }
     if (req.hops > 1) spread([...drawn].filter((n) => n.startsWith('rev:')), req.hops - 1);
+  } else if (req.focus.kind === 'disputes') {
+    // What the Disputes view lists: MIXED claims (derived, as claim:list derives them) and DISPUTED
+    // revisions, at most half the limit, then their neighbours as far as the rest allows.
+    const mixed = listClaims(ctx).filter((c) => c.status === 'MIXED').map((c) => claimRef(c.claimId));
+    const disputed = disputedRevisions(ctx).map(revRef);
+    const all = [...mixed, ...disputed];
+    const seeds = all.slice(0, Math.floor(req.limit / 2));
+    for (const seed of seeds) drawn.add(seed);
+    disputes = { total: all.length, notShown: all.length - seeds.length };
+    spread(seeds, req.hops);
   } else if (req.focus.kind === 'source' || req.focus.kind === 'group') {
     // A pivot: the revisions sharing the focus revision's source or independence group (at most
     // half the limit, the focus first), then the claims binding them as far as the rest allows.
@@ -93,8 +104,15 @@ export function graphNeighbourhood(ctx: ServiceContext, req: ParsedRequestOf<'gr
     totalClaims: claimOrder.length,
     claimsNotShown: claimOrder.length - claims.length,
     unboundNotShown: unbound.notShown,
+    disputes,
     pivot,
   };
+}
+
+/** DISPUTED revisions you may see, by id (through the state index). */
+function disputedRevisions(ctx: ServiceContext): string[] {
+  const see = aclFilter(ctx.actor, 'r', { useIndex: false });
+  return ctx.db.prepare(`SELECT r.revision_id FROM evidence_revision r WHERE r.state = 'DISPUTED' AND ${see.sql} ORDER BY r.revision_id`).pluck().all(...see.params) as string[];
 }
 
 /** Counting stops here: "more than 10,000" is all a pivot's extent says. */

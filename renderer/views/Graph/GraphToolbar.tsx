@@ -57,7 +57,7 @@ export function GraphToolbar({
 }
 
 const focusLabel = (f: GraphFocus): string =>
-  f.kind === 'case' ? 'Case' : f.kind === 'source' ? `same source as ${f.id}` : f.kind === 'group' ? `same group as ${f.id}` : f.id;
+  f.kind === 'case' ? 'Case' : f.kind === 'disputes' ? 'Disputes' : f.kind === 'source' ? `same source as ${f.id}` : f.kind === 'group' ? `same group as ${f.id}` : f.id;
 
 /**
  * Where the graph stands and how it got there: the trail of foci (each one a way back), what the
@@ -72,6 +72,7 @@ export function GraphTrail({
   onBack,
   onRetry,
   onOpen,
+  onDisputes,
 }: {
   trail: readonly GraphFocus[];
   graph: GraphNeighbourhood | null;
@@ -80,6 +81,7 @@ export function GraphTrail({
   onBack: (index: number) => void;
   onRetry: () => void;
   onOpen: (hit: SearchHit) => void;
+  onDisputes: () => void;
 }) {
   return (
     <div className="graph-trail">
@@ -100,6 +102,9 @@ export function GraphTrail({
         )}
       </nav>
       <GraphSearch onOpen={onOpen} />
+      <button type="button" className="secondary small" data-testid="graph-focus-disputes" onClick={onDisputes}>
+        Disputes
+      </button>
       <span className="muted small" data-testid="graph-extent" aria-live="polite">
         {loading && !graph ? 'Reading the neighbourhood…' : graph ? extent(graph) : ''}
       </span>
@@ -116,8 +121,9 @@ export function GraphTrail({
 }
 
 function extent(g: GraphNeighbourhood): string {
+  const disputes = g.disputes ? `${g.disputes.total} item(s) in dispute${g.disputes.notShown > 0 ? `, ${g.disputes.notShown} not drawn` : ''}; ` : '';
   const pivot = g.pivot ? `${g.pivot.total} revision(s) share ${g.pivot.by === 'source' ? 'the source' : 'the group'} ${g.pivot.value ?? '(none)'}${g.pivot.notShown > 0 ? `, ${g.pivot.notShown} not drawn` : ''}; ` : '';
-  const shown = `${pivot}${g.claims.length} of ${g.totalClaims} claim(s), ${g.revisions.length} evidence revision(s)`;
+  const shown = `${disputes}${pivot}${g.claims.length} of ${g.totalClaims} claim(s), ${g.revisions.length} evidence revision(s)`;
   return g.claimsNotShown > 0 ? `${shown}; double-click a node or search to move on` : shown;
 }
 

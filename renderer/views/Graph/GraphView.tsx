@@ -167,6 +167,7 @@ function GraphCanvas() {
           loading={graphLoading}
           onBack={(i) => void graphBack(i)}
           onRetry={() => void loadGraph()}
+          onDisputes={() => void focusGraph({ kind: 'disputes' })}
           onOpen={(hit) => {
             const focus = hit.kind === 'claim' ? ({ kind: 'claim', id: hit.id } as const) : ({ kind: 'revision', id: hit.id } as const);
             void focusGraph(focus);

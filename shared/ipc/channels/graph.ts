@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { ClaimSummary, Id, RevisionId, RevisionSummary } from '../../domain/schemas';
 
 /**
- * Where the graph opens: the case (its claims in list order), a claim, an evidence revision, or a
- * pivot from a revision to every revision sharing its source reference or its independence group.
+ * Where the graph opens: the case (its claims in list order), what is in dispute, a claim, an
+ * evidence revision, or a pivot from a revision to every revision sharing its source reference or its independence group.
  */
 export const GraphFocus = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('case') }).strict(),
+  /** What is in dispute: MIXED claims and DISPUTED revisions. */
+  z.object({ kind: z.literal('disputes') }).strict(),
   z.object({ kind: z.literal('claim'), id: Id }).strict(),
   z.object({ kind: z.literal('revision'), id: RevisionId }).strict(),
   z.object({ kind: z.literal('source'), id: RevisionId }).strict(),
@@ -46,6 +48,8 @@ export const graphChannels = {
       claimsNotShown: z.number().int(),
       /** Evidence bound to no claim that `unbound` left out. */
       unboundNotShown: z.number().int(),
+      /** Items in dispute you may see, and how many the limit left out ('disputes' focus). */
+      disputes: z.object({ total: z.number().int(), notShown: z.number().int() }).nullable(),
       /** For a pivot: what the revisions share, how many you may see, and how many the limit left out. */
       pivot: z.object({ by: z.enum(['source', 'group']), value: z.string().nullable(), total: z.number().int(), notShown: z.number().int() }).nullable(),
     }),
