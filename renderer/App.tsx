@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LOCKED_EVENT } from './bridge';
+import { CommandPalette } from './components/CommandPalette';
 import { FileDrop } from './components/FileDrop';
 import { ImportDialog } from './components/ImportDialog';
 import { StatusBar } from './components/StatusBar';
@@ -52,6 +53,7 @@ export function App() {
       <NavBar caseOpen={ready} />
       <FileDrop enabled={ready} />
       <ImportDialog />
+      <CommandPalette enabled={ready} />
       <main className="main" data-testid={locked ? 'view-locked' : `view-${view}`}>
         {locked ? (
           <div className="stack">

@@ -4,7 +4,7 @@ import { useWorkbench } from '../state/store';
 import type { View } from '../state/types';
 import { FileMenu } from './FileMenu';
 
-const ITEMS: { view: View; label: string }[] = [
+export const VIEW_ITEMS: readonly { view: View; label: string }[] = [
   { view: 'cases', label: 'Cases' },
   { view: 'intake', label: 'Intake' },
   { view: 'graph', label: 'Graph' },
@@ -23,7 +23,7 @@ export function NavBar({ caseOpen }: { caseOpen: boolean }) {
     <nav className="nav" aria-label="Workbench views">
       <div className="brand">Evidence Review<br />Workbench</div>
       <FileMenu enabled={caseOpen} />
-      {ITEMS.map((item) => (
+      {VIEW_ITEMS.map((item) => (
         <button
           key={item.view}
           type="button"
