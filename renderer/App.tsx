@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { LOCKED_EVENT } from './bridge';
 import { CommandPalette } from './components/CommandPalette';
@@ -19,6 +19,7 @@ import { QuarantineView } from './views/Quarantine/QuarantineView';
 import { RemediationsView } from './views/Remediations/RemediationsView';
 import { ReviewView } from './views/Review/ReviewView';
 import type { View } from './state/types';
+import { useRouteSync } from './state/useRouteSync';
 
 const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
   cases: CasesView,
@@ -47,14 +48,27 @@ export function App() {
   useIdleLock(locked ? null : idleLockMinutes, lock);
   useMenuCommands();
   const ready = useWorkbench((s) => s.caseInfo !== null && s.caseInfo.actor !== null);
+  useRouteSync(ready);
+  // Going to another view moves keyboard focus into it, as a page change would; a window just
+  // opened (nothing focused yet) leaves the tab order starting at the skip link.
+  const main = useRef<HTMLElement>(null);
+  const shown = useRef(view);
+  useEffect(() => {
+    const somewhere = document.activeElement !== null && document.activeElement !== document.body;
+    if (shown.current !== view && somewhere) main.current?.focus({ preventScroll: true });
+    shown.current = view;
+  }, [view]);
   const Current = VIEW_COMPONENTS[view];
   return (
     <div className="app">
+      <button type="button" className="skip-link" data-testid="skip-link" onClick={() => main.current?.focus()}>
+        Skip to the view
+      </button>
       <NavBar caseOpen={ready} />
       <FileDrop enabled={ready} />
       <ImportDialog />
       <CommandPalette enabled={ready} />
-      <main className="main" data-testid={locked ? 'view-locked' : `view-${view}`}>
+      <main className="main" ref={main} tabIndex={-1} aria-label={locked ? 'Unlock' : `${view} view`} data-testid={locked ? 'view-locked' : `view-${view}`}>
         {locked ? (
           <div className="stack">
             <UnlockPanel />
