@@ -227,15 +227,21 @@ const UNBOUND_COUNTED = 10_000;
 
 /** Evidence bound to no claim the reader may see (not already drawn): the first UNBOUND_SHOWN by id, and how many more. */
 function unboundRevisions(ctx: ServiceContext, drawn: ReadonlySet<string>): { items: RevisionSummary[]; notShown: number } {
-  const seeR = aclFilter(ctx.actor, 'r', { useIndex: false });
+  // One pass over the reader's revisions in the ACL index (it holds the ids: no row is read),
+  // less the revisions some visible claim binds now, gives both the first ones and the count;
+  // their summaries are then read by key. (NOT EXISTS per revision read every revision's row.)
+  const seeR = aclFilter(ctx.actor, 'r');
   const seeC = aclFilter(ctx.actor, 'c', { useIndex: false });
-  const unboundSql = `FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id)
-    WHERE ${seeR.sql} AND NOT EXISTS (
-      SELECT 1 FROM claim_binding b JOIN claim c ON c.claim_id = b.claim_id AND c.generation = b.generation
-      WHERE b.revision_id = r.revision_id AND ${seeC.sql})`;
-  const params = [...seeR.params, ...seeC.params];
-  const rows = ctx.db.prepare(`SELECT ${SUMMARY_COLUMNS} ${unboundSql} ORDER BY r.revision_id LIMIT ?`).all(...params, UNBOUND_SHOWN) as RevisionRow[];
-  const items = rows.filter((r) => !drawn.has(revRef(r.revision_id))).map(toSummary);
-  const total = ctx.db.prepare(`SELECT COUNT(*) FROM (SELECT 1 ${unboundSql} LIMIT ${UNBOUND_COUNTED})`).pluck().get(...params) as number;
-  return { items, notShown: Math.max(0, total - rows.length) };
+  const ids = ctx.db
+    .prepare(
+      `SELECT r.revision_id FROM evidence_revision r
+       WHERE ${seeR.sql} AND r.revision_id NOT IN (
+         SELECT b.revision_id FROM claim_binding b JOIN claim c ON c.claim_id = b.claim_id AND c.generation = b.generation
+         WHERE ${seeC.sql})
+       ORDER BY r.revision_id LIMIT ${UNBOUND_COUNTED}`,
+    )
+    .pluck()
+    .all(...seeR.params, ...seeC.params) as string[];
+  const shown = ids.slice(0, UNBOUND_SHOWN);
+  return { items: revisionSummaries(ctx, shown.filter((id) => !drawn.has(revRef(id)))), notShown: ids.length - shown.length };
 }
