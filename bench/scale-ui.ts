@@ -23,6 +23,8 @@ import { report } from './lib';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const VIEWS = ['graph', 'disputes', 'evidence', 'review', 'quarantine', 'remediations', 'audit', 'cases'] as const;
+/** BENCH_SHOTS=<dir>: save a screenshot of each case's graph there. */
+const SHOTS = process.env.BENCH_SHOTS;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 async function settled(page: Page): Promise<void> {
@@ -55,7 +57,7 @@ async function measure(label: string, session: Session, actorId: string, passphr
       await settled(page);
       figures[`${view}_ms`] = performance.now() - t;
     }
-    Object.assign(figures, await exploreGraph(page));
+    Object.assign(figures, await exploreGraph(page, label));
     figures.requests = requests;
     figures.failed_requests = failed;
     report(label, figures);
@@ -71,7 +73,7 @@ async function measure(label: string, session: Session, actorId: string, passphr
  * and open a hit, back to the case; then frame times (requestAnimationFrame deltas) while zooming
  * and panning the case's neighbourhood.
  */
-async function exploreGraph(page: Page): Promise<Record<string, number>> {
+async function exploreGraph(page: Page, label: string): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   const step = async (name: string, act: () => Promise<void>) => {
     const t = performance.now();
@@ -95,6 +97,7 @@ async function exploreGraph(page: Page): Promise<Record<string, number>> {
   });
   await step('graph_back_to_case_ms', () => page.getByTestId('graph-crumb-0').click());
   out.graph_nodes_drawn = await page.locator('.react-flow__node').count();
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, `graph-${label.split(' ')[0]}.png`) });
 
   // Frame times while the analyst zooms and pans: every rAF delta over 40 wheel steps and a drag.
   // A script string: this file is typed for Node, the recorder runs in the page.

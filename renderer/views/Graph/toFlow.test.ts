@@ -157,6 +157,13 @@ describe('toFlow', () => {
     expect([...again.edges].sort((a, b) => a.id.localeCompare(b.id))).toEqual([...first.edges].sort((a, b) => a.id.localeCompare(b.id)));
   });
 
+  it('fades nothing for a selection it does not draw', () => {
+    const elsewhere = toFlow({ claims, evidence, selection: { kind: 'revision', id: 'ev-far@1' } });
+    expect(elsewhere.nodes.filter((n) => n.type !== 'lane').map((n) => (n.data as { dimmed: boolean }).dimmed)).not.toContain(true);
+    const claimElsewhere = toFlow({ claims, evidence, selection: { kind: 'claim', id: 'cl-far' } });
+    expect(claimElsewhere.edges.map((e) => e.data!.dimmed)).not.toContain(true);
+  });
+
   it('marks the selected node and fades what it does not touch', () => {
     const sel = toFlow({ claims, evidence, selection: { kind: 'claim', id: 'cl-exfil' } });
     expect(byId(sel.nodes, 'claim:cl-exfil')!.selected).toBe(true);

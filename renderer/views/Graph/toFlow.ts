@@ -126,8 +126,10 @@ export function toFlow({ claims, evidence, selection, reviews = [], hidden = {},
     }
   }
 
-  // What the selection touches stays in full colour; everything else fades so the neighbourhood reads.
-  const focus = focusSet(claims, selection);
+  // What the selection touches stays in full colour; everything else fades so the neighbourhood
+  // reads. A selection the graph does not draw (chosen in another view or on another focus) fades nothing.
+  const drawnSelection = selection && (selection.kind === 'claim' ? claims.some((c) => c.claimId === selection.id) : byRevision.has(selection.id)) ? selection : null;
+  const focus = focusSet(claims, drawnSelection);
   const dim = (id: string) => focus !== null && !focus.has(id);
 
   const nodes: WorkbenchFlowNode[] = [];
