@@ -257,8 +257,10 @@ test('completion gate: a reviewer may not finalize; the admin gets DRAFT with bl
     expectedProjectionVersion: open.items[0]!.projectionVersion,
     reason: 'the re-parsed hive shows the same MRU entry for HOST-FS01',
   });
+  // A reload keeps the place the window was at (its hash route); the gate is on the Cases view.
   await page.reload();
-  await page.getByTestId('case-name').waitFor();
+  await page.getByTestId('status-actor').filter({ hasText: 'Acting as' }).waitFor();
+  await app.nav('cases');
   await expect(page.getByTestId('gate-summary')).toContainText('Nothing blocks finalizing');
 
   await gate.finalize();
