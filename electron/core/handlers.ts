@@ -12,6 +12,7 @@ import { reviewHandlers } from './handlers/review';
 import { revocationHandlers } from './handlers/revocation';
 import { searchHandlers } from './handlers/search';
 import { graphHandlers } from './handlers/graph';
+import { timelineHandlers } from './handlers/timeline';
 import { sourceHandlers } from './handlers/sources';
 
 /**
@@ -28,6 +29,7 @@ export const handlers: HandlerTable = {
   ...stixHandlers,
   ...searchHandlers,
   ...graphHandlers,
+  ...timelineHandlers,
   ...decisionHandlers,
   ...reviewHandlers,
   ...gateHandlers,

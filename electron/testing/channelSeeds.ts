@@ -243,6 +243,14 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       limit: opt(fc.integer({ min: 10, max: 1000 })),
       unbound: opt(fc.boolean()),
     }),
+  'timeline:list': (ids) =>
+    fc.record({
+      claimId: opt(claim(ids)),
+      kind: opt(fc.constantFrom('telemetry' as const, 'log_record' as const)),
+      sourceType: opt(fc.constantFrom('edr', 'siem')),
+      from: opt(fc.constantFrom('2026-01-01T00:00:00Z', '2026-11-20T03:00:00Z')),
+      limit: opt(fc.integer({ min: 1, max: 500 })),
+    }),
   'decision:propose': (ids) =>
     fc.record({
       claimId: claim(ids),

@@ -15,6 +15,7 @@ import { revocationChannels } from './channels/revocation';
 import { searchChannels } from './channels/search';
 import { sourceChannels } from './channels/sources';
 import { stixChannels } from './channels/stix';
+import { timelineChannels } from './channels/timeline';
 import type { Envelope } from './envelope';
 
 export interface ChannelSpec {
@@ -34,6 +35,7 @@ export const contract = {
   ...stixChannels,
   ...searchChannels,
   ...graphChannels,
+  ...timelineChannels,
   ...decisionChannels,
   ...reviewChannels,
   ...gateChannels,
