@@ -43,15 +43,25 @@ export function timelineQueries(actor: Actor, req: Request, cursor: { at: string
       where.push(`(${at} > ? OR (${at} = ? AND ${key} > ?))`);
       params.push(cursor.at, cursor.at, cursor.key);
     }
-    if (req.from !== undefined) where.push(`${at} >= ?`), params.push(req.from);
-    if (req.to !== undefined) where.push(`${at} < ?`), params.push(req.to);
+    const bound = (sql: string, value: string | undefined) => {
+      if (value === undefined) return;
+      where.push(sql);
+      params.push(value);
+    };
+    bound(`${at} >= ?`, req.from);
+    bound(`${at} < ?`, req.to);
     return { where, params };
   };
   const revisionFilter = () => {
     const where = [seeR.sql];
     const params: (string | number)[] = [...seeR.params];
-    if (req.kind !== undefined) where.push('r.kind = ?'), params.push(req.kind);
-    if (req.sourceType !== undefined) where.push('r.source_type = ?'), params.push(req.sourceType);
+    const equal = (sql: string, value: string | undefined) => {
+      if (value === undefined) return;
+      where.push(sql);
+      params.push(value);
+    };
+    equal('r.kind = ?', req.kind);
+    equal('r.source_type = ?', req.sourceType);
     if (req.claimId !== undefined) {
       where.push(`r.revision_id IN (SELECT b.revision_id FROM claim_binding b JOIN claim cb ON cb.claim_id = b.claim_id AND cb.generation = b.generation WHERE b.claim_id = ?)`);
       params.push(req.claimId);
