@@ -22,7 +22,7 @@ import { TEST_PASSPHRASE, testSession } from '../electron/testing/testCase';
 import { report } from './lib';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const VIEWS = ['graph', 'disputes', 'evidence', 'review', 'quarantine', 'remediations', 'audit', 'cases'] as const;
+const VIEWS = ['graph', 'timeline', 'disputes', 'evidence', 'review', 'quarantine', 'remediations', 'audit', 'cases'] as const;
 /** BENCH_SHOTS=<dir>: save a screenshot of each case's graph there. */
 const SHOTS = process.env.BENCH_SHOTS;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];

@@ -14,6 +14,7 @@ import { AuditView } from './views/Audit/AuditView';
 import { IntakeView } from './views/Intake/IntakeView';
 import { EvidenceView } from './views/Evidence/EvidenceView';
 import { GraphView } from './views/Graph/GraphView';
+import { TimelineView } from './views/Timeline/TimelineView';
 import { DisputesView } from './views/Disputes/DisputesView';
 import { QuarantineView } from './views/Quarantine/QuarantineView';
 import { RemediationsView } from './views/Remediations/RemediationsView';
@@ -25,6 +26,7 @@ const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
   cases: CasesView,
   intake: IntakeView,
   graph: GraphView,
+  timeline: TimelineView,
   evidence: EvidenceView,
   review: ReviewView,
   disputes: DisputesView,

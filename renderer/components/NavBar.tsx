@@ -8,6 +8,7 @@ export const VIEW_ITEMS: readonly { view: View; label: string }[] = [
   { view: 'cases', label: 'Cases' },
   { view: 'intake', label: 'Intake' },
   { view: 'graph', label: 'Graph' },
+  { view: 'timeline', label: 'Timeline' },
   { view: 'evidence', label: 'Evidence' },
   { view: 'review', label: 'Review' },
   { view: 'disputes', label: 'Disputes' },

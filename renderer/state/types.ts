@@ -40,7 +40,7 @@ export interface ActionError {
   issues: IssueDetail[];
 }
 
-export type View = 'cases' | 'intake' | 'graph' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'audit';
+export type View = 'cases' | 'intake' | 'graph' | 'timeline' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'audit';
 
 export interface NavSlice {
   view: View;
