@@ -1,11 +1,10 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { SearchHit } from '../../shared/ipc/channels/search';
-import { call } from '../bridge';
-import { messageOf } from '../state/actionError';
 import { useWorkbench } from '../state/store';
 import { matchCommands, type Command } from './commands';
 import { InertLabel } from './InertLabel';
+import { useCaseSearch } from './useCaseSearch';
 import { VIEW_ITEMS } from './NavBar';
 
 type Item = { kind: 'command'; command: Command } | { kind: 'hit'; hit: SearchHit };
@@ -42,11 +41,9 @@ function Palette({ onClose }: { onClose: () => void }) {
   );
   const [q, setQ] = useState('');
   const [active, setActive] = useState(0);
-  const [hits, setHits] = useState<{ items: SearchHit[]; total: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { hits, error } = useCaseSearch(q, 8, 150);
   const input = useRef<HTMLInputElement>(null);
   const back = useRef<Element | null>(document.activeElement);
-  const asked = useRef(0);
 
   useEffect(() => {
     input.current?.focus();
@@ -73,22 +70,8 @@ function Palette({ onClose }: { onClose: () => void }) {
     [actions],
   );
 
-  useEffect(() => {
-    const words = q.trim();
-    setActive(0);
-    if (words.length < 2) {
-      setHits(null);
-      setError(null);
-      return;
-    }
-    const ticket = ++asked.current;
-    const timer = setTimeout(() => {
-      call('search:query', { q: words, limit: 8 })
-        .then((r) => ticket === asked.current && (setHits({ items: r.hits, total: r.total }), setError(null)))
-        .catch((err: unknown) => ticket === asked.current && setError(messageOf(err)));
-    }, 150);
-    return () => clearTimeout(timer);
-  }, [q]);
+  // A new query starts the choice at its first item.
+  useEffect(() => setActive(0), [q]);
 
   const items: Item[] = [...matchCommands(q, commands).map((command) => ({ kind: 'command' as const, command })), ...(hits?.items ?? []).map((hit) => ({ kind: 'hit' as const, hit }))];
   const run = (item: Item | undefined) => {

@@ -1,8 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import type { SearchHit } from '../../../shared/ipc/channels/search';
-import { call } from '../../bridge';
 import { InertLabel } from '../../components/InertLabel';
-import { messageOf } from '../../state/actionError';
+import { useCaseSearch } from '../../components/useCaseSearch';
 
 /**
  * Find a claim or an evidence item anywhere in the case (search:query, within your clearance) and
@@ -10,26 +9,8 @@ import { messageOf } from '../../state/actionError';
  */
 export function GraphSearch({ onOpen }: { onOpen: (hit: SearchHit) => void }) {
   const [q, setQ] = useState('');
-  const [hits, setHits] = useState<{ q: string; items: SearchHit[]; total: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const asked = useRef(0);
+  const { hits, error } = useCaseSearch(q, 8, 200);
   const listId = useId();
-
-  useEffect(() => {
-    const words = q.trim();
-    if (words.length < 2) {
-      setHits(null);
-      setError(null);
-      return;
-    }
-    const ticket = ++asked.current;
-    const timer = setTimeout(() => {
-      call('search:query', { q: words, limit: 8 })
-        .then((r) => ticket === asked.current && (setHits({ q: words, items: r.hits, total: r.total }), setError(null)))
-        .catch((err: unknown) => ticket === asked.current && setError(messageOf(err)));
-    }, 200);
-    return () => clearTimeout(timer);
-  }, [q]);
 
   const open = (hit: SearchHit) => {
     onOpen(hit);

@@ -5,6 +5,7 @@ import type { TimelineEvent } from '../../../shared/ipc/channels/timeline';
 import type { RequestOf } from '../../../shared/ipc/contract';
 import { call } from '../../bridge';
 import { StateBadge } from '../../components/Badges';
+import { EnumSelect } from '../../components/EnumSelect';
 import { InertLabel } from '../../components/InertLabel';
 import { messageOf } from '../../state/actionError';
 import { useWorkbench } from '../../state/store';
@@ -77,14 +78,7 @@ export function TimelineView() {
         </label>
         <label className="field">
           Kind
-          <select data-testid="timeline-kind" value={filters.kind} onChange={(e) => setFilters({ ...filters, kind: e.target.value as EvidenceKind | '' })}>
-            <option value="">any</option>
-            {EVIDENCE_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
-          </select>
+          <EnumSelect<EvidenceKind | ''> values={['', ...EVIDENCE_KINDS]} value={filters.kind} onChange={(kind) => setFilters({ ...filters, kind })} testId="timeline-kind" label={(k) => k || 'any'} />
         </label>
         <label className="field">
           Source type
