@@ -47,6 +47,10 @@ async function measure(label: string, session: Session, actorId: string, passphr
     'timeline:next_page': page.nextCursor ? await timed('timeline:list', { after: page.nextCursor }) : 0,
     'timeline:claim': await timed('timeline:list', { claimId: claim.claimId }),
     'timeline:kind': await timed('timeline:list', { kind: 'log_record' }),
+    // The lists and the gate every window reads on opening (the gate's first call verifies the chain in full: a warm-up call).
+    'claim:list': await timed('claim:list', {}),
+    'review:list': await timed('review:list', {}),
+    'case:gate': await timed('case:gate', {}),
     baseline_pk_row: medianMs(() => one.get(claim.claimId), 51),
   };
   report(label, figures);

@@ -19,6 +19,8 @@ import type { ClaimRow } from '../store/claimRows';
 export type ClaimFacet = 'summary' | 'review';
 
 interface Entry {
+  /** The claim's row as derived from (a write to it is logged like any other). */
+  row: ClaimRow;
   facets: Partial<Record<ClaimFacet, unknown>>;
   /** Instants (ms) between which the clock does not change the derivation: [from, until). */
   from: number;
@@ -94,34 +96,55 @@ function clockInterval(db: CaseDb, claimIds: readonly string[], now: number): Ma
 }
 
 /**
- * The claims `load` reads and, for each, what `derive` derives of it (given a batch of claims, it
- * answers in the same order), reusing what was derived before for the same clearance while no
- * change logged since touches the claim and the clock stays in its interval. `derive` must read
- * nothing but the store, the actor's clearance and `ctx.now()`.
+ * Which claims a read covers: their ids in the order it lists them (a cheap read), and their rows
+ * by id (read only for claims not already kept). The two answer for the same claims.
  */
-export function perClaim<T>(ctx: ServiceContext, facet: ClaimFacet, load: () => ClaimRow[], derive: (claims: ClaimRow[]) => T[]): { claims: ClaimRow[]; values: T[] } {
+export interface ClaimSet {
+  ids: () => string[];
+  rows: (ids: readonly string[]) => ClaimRow[];
+}
+
+/**
+ * The claims of `set` and, for each, what `derive` derives of it (given a batch of claims, it
+ * answers in the same order), reusing what was derived before for the same clearance while no
+ * change logged since touches the claim and the clock stays in its interval. Rows are kept with
+ * what was derived from them, so a read of 10,000 claims reads ids and the rows of changed claims
+ * only. `derive` must read nothing but the store, the actor's clearance and `ctx.now()`.
+ */
+export function perClaim<T>(ctx: ServiceContext, facet: ClaimFacet, set: ClaimSet, derive: (claims: ClaimRow[]) => T[]): { claims: ClaimRow[]; values: T[] } {
   const inCallersTransaction = ctx.db.inTransaction;
   // One read snapshot: the log, the claim rows and the rows derived from are one state.
   const read = () => {
-    const claims = load();
+    const ids = set.ids();
+    const rowsOf = (wanted: readonly string[]) => {
+      const byId = new Map(set.rows(wanted).map((r) => [r.claim_id, r]));
+      return wanted.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    };
     let memo = memos.get(ctx.db);
     if (!memo) {
       memo = { seq: -1, byClearance: new Map() };
       memos.set(ctx.db, memo);
     }
-    if (!catchUp(ctx.db, memo, inCallersTransaction)) return { claims, values: derive(claims) };
+    if (!catchUp(ctx.db, memo, inCallersTransaction)) {
+      const claims = rowsOf(ids);
+      return { claims, values: derive(claims) };
+    }
     const key = clearanceKey(ctx);
     let entries = memo.byClearance.get(key);
     if (!entries) memo.byClearance.set(key, (entries = new Map()));
     const now = Date.parse(ctx.now());
     const fresh = (e: Entry | undefined): e is Entry => e !== undefined && e.from <= now && now < e.until;
-    const missing = claims.filter((c) => !fresh(entries.get(c.claim_id)));
+    const missing = rowsOf(ids.filter((id) => !fresh(entries.get(id))));
     const intervals = missing.length > 0 ? clockInterval(ctx.db, missing.map((c) => c.claim_id), now) : new Map<string, { from: number; until: number }>();
-    for (const c of missing) entries.set(c.claim_id, { facets: {}, ...intervals.get(c.claim_id)! });
-    const underived = claims.filter((c) => !(facet in entries.get(c.claim_id)!.facets));
-    const derived = derive(underived);
-    underived.forEach((c, i) => (entries.get(c.claim_id)!.facets[facet] = derived[i]));
-    return { claims, values: claims.map((c) => entries.get(c.claim_id)!.facets[facet] as T) };
+    for (const row of missing) entries.set(row.claim_id, { row, facets: {}, ...intervals.get(row.claim_id)! });
+    const kept = ids.flatMap((id) => {
+      const e = entries.get(id);
+      return e ? [e] : [];
+    });
+    const underived = kept.filter((e) => !(facet in e.facets));
+    const derived = derive(underived.map((e) => e.row));
+    underived.forEach((e, i) => (e.facets[facet] = derived[i]));
+    return { claims: kept.map((e) => e.row), values: kept.map((e) => e.facets[facet] as T) };
   };
   return inCallersTransaction ? read() : readTransaction(ctx.db, read);
 }

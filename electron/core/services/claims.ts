@@ -12,13 +12,13 @@ import type { ServiceContext } from '../context';
 import { conflict, forbidden } from '../errors';
 import { aclFilter, canSee } from '../store/acl';
 import { toBindingView, type BindingRow } from '../store/bindingRows';
-import { loadVisibleClaim, policyOf, visibleClaimRows, writeGeneration, type ClaimRow } from '../store/claimRows';
+import { loadVisibleClaim, policyOf, visibleClaims, writeGeneration, type ClaimRow } from '../store/claimRows';
 import { loadVisibleRevision, usabilityInput, type RevisionRow } from '../store/evidenceRows';
 import { statusBindings } from './claimStatusInput';
 import { quorumView } from './quorum';
 import { bindingHistory, claimProjection, loadProjectionStatesInPages, projectionView, staleAmong, type ProjectionView } from './projection';
 import { writeTransaction } from '../store/caseFile';
-import { perClaim } from './claimMemo';
+import { perClaim, type ClaimSet } from './claimMemo';
 import { generationDigest, maxBindingId, openRemediationClaims } from './remediationRows';
 
 /** Bindings of the claim's current generation whose evidence the actor may see, with the evidence. */
@@ -77,12 +77,12 @@ function toSummaryWith(ctx: ServiceContext, claim: ClaimRow, { derived, bindings
 
 /** Every visible claim's summary, kept between reads until a change touches the claim (claimMemo.ts). */
 export function listClaims(ctx: ServiceContext): ClaimSummary[] {
-  return claimSummaries(ctx, () => visibleClaimRows(ctx));
+  return claimSummaries(ctx, visibleClaims(ctx));
 }
 
-/** The summaries of the claims `load` reads (visible ones only), kept between reads as listClaims's are. */
-export function claimSummaries(ctx: ServiceContext, load: () => ClaimRow[]): ClaimSummary[] {
-  return perClaim(ctx, 'summary', load, (claims) => {
+/** The summaries of the claims of `set` (visible ones only), kept between reads as listClaims's are. */
+export function claimSummaries(ctx: ServiceContext, set: ClaimSet): ClaimSummary[] {
+  return perClaim(ctx, 'summary', set, (claims) => {
     const states = loadProjectionStatesInPages(ctx.db, claims.map((c) => c.claim_id));
     return claims.map((c) => toSummaryWith(ctx, c, statusOf(ctx, c), projectionView(ctx, states.get(c.claim_id)!)));
   }).values;

@@ -2,6 +2,7 @@ import type { GateBlocker } from '../../../shared/ipc/channels/gate';
 import type { ServiceContext } from '../context';
 import type { ClaimRow } from '../store/claimRows';
 import { effectiveDecision } from '../store/reviewRows';
+import type { ClaimSet } from './claimMemo';
 import { listClaims } from './claims';
 import { reviewStandings } from './review';
 import { remediationBlockers, revalidationBlockers } from './revocationChecks';
@@ -21,9 +22,15 @@ export function allClaims(ctx: ServiceContext): ClaimRow[] {
   return ctx.db.prepare('SELECT * FROM claim ORDER BY created_at, claim_id').all() as ClaimRow[];
 }
 
+/** Every claim of the case (the gate answers for all of them), as a claim set for claimMemo.ts. */
+const everyClaim = (ctx: ServiceContext): ClaimSet => ({
+  ids: () => ctx.db.prepare('SELECT claim_id FROM claim ORDER BY created_at, claim_id').pluck().all() as string[],
+  rows: (ids) => ctx.db.prepare('SELECT * FROM claim WHERE claim_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as ClaimRow[],
+});
+
 function claimDecisions(ctx: ServiceContext): GateBlocker[] {
   const blockers: GateBlocker[] = [];
-  const { claims, values: standings } = reviewStandings(ctx, () => allClaims(ctx));
+  const { claims, values: standings } = reviewStandings(ctx, everyClaim(ctx));
   claims.forEach((claim, i) => {
     const target = `claim:${claim.claim_id}`;
     const { state, message, verdict, quorum, newerProposalOpen } = standings[i]!;
@@ -54,7 +61,7 @@ function disputes(ctx: ServiceContext): GateBlocker[] {
   for (const d of disputed) {
     blockers.push({ kind: 'dispute', target: `revision:${d.revision_id}`, message: `revision ${d.revision_id}, bound to claim ${d.claim_id}, is DISPUTED; resolve the dispute (validate, supersede or revoke it)` });
   }
-  const { claims, values: standings } = reviewStandings(ctx, () => allClaims(ctx));
+  const { claims, values: standings } = reviewStandings(ctx, everyClaim(ctx));
   const decided = new Set(claims.filter((_, i) => standings[i]!.state === 'DECIDED').map((c) => c.claim_id));
   for (const c of listClaims(ctx)) {
     if (c.status === 'MIXED' && !decided.has(c.claimId)) {

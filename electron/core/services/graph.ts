@@ -2,7 +2,7 @@ import type { ClaimSummary, RevisionSummary } from '../../../shared/domain/schem
 import type { ParsedRequestOf, ResponseOf } from '../../../shared/ipc/contract';
 import type { Actor, ServiceContext } from '../context';
 import { aclFilter } from '../store/acl';
-import { loadVisibleClaim, visibleClaimRowsIn } from '../store/claimRows';
+import { loadVisibleClaim, visibleClaimIds, visibleClaimRowsIn } from '../store/claimRows';
 import { loadVisibleRevision, SUMMARY_COLUMNS, toSummary, type RevisionRow } from '../store/evidenceRows';
 import { claimSummaries, listClaims } from './claims';
 
@@ -94,7 +94,7 @@ export function graphNeighbourhood(ctx: ServiceContext, req: ParsedRequestOf<'gr
   const claimIds = [...drawn].filter((n) => n.startsWith('claim:')).map((n) => n.slice('claim:'.length));
   const revisionIds = [...drawn].filter((n) => n.startsWith('rev:')).map((n) => n.slice('rev:'.length));
   const position = new Map(claimOrder.map((id, i) => [id, i]));
-  const claims: ClaimSummary[] = claimIds.length > 0 ? claimSummaries(ctx, () => visibleClaimRowsIn(ctx, claimIds)) : [];
+  const claims: ClaimSummary[] = claimIds.length > 0 ? claimSummaries(ctx, { ids: () => claimIds, rows: (ids) => visibleClaimRowsIn(ctx, ids) }) : [];
   claims.sort((a, b) => position.get(a.claimId)! - position.get(b.claimId)!);
   const unbound = req.unbound ? unboundRevisions(ctx, drawn) : { items: [], notShown: 0 };
   return {
@@ -135,12 +135,6 @@ export function sharingRevisionsQuery(actor: Actor, by: 'source' | 'group', valu
 
 const claimRef = (claimId: string) => `claim:${claimId}`;
 const revRef = (revisionId: string) => `rev:${revisionId}`;
-
-/** The visible claims' ids in the order claim:list gives them. */
-function visibleClaimIds(ctx: ServiceContext): string[] {
-  const acl = aclFilter(ctx.actor, 'c');
-  return ctx.db.prepare(`SELECT c.claim_id FROM claim c WHERE ${acl.sql} ORDER BY c.created_at, c.claim_id`).pluck().all(...acl.params) as string[];
-}
 
 /**
  * Neighbours within the reader's clearance, read in batches and kept for the call: a claim's are

@@ -13,12 +13,12 @@ import {
   visibleRefs,
   voteBasisFingerprint,
 } from './claimBasis';
-import { loadVisibleClaim, policyOf, visibleClaimRows, type ClaimRow } from '../store/claimRows';
+import { loadVisibleClaim, policyOf, visibleClaims, type ClaimRow } from '../store/claimRows';
 import { effectiveDecision, openProposal, voteState, type VoteRow } from '../store/reviewRows';
 import { currency, TERMINAL_VERDICTS, toDecisionView } from './decisions';
 import { quorumOf, quorumView, toVoteView } from './quorum';
 import { writeTransaction } from '../store/caseFile';
-import { perClaim } from './claimMemo';
+import { perClaim, type ClaimSet } from './claimMemo';
 
 /**
  * Records one reviewer's quorum vote. Invalid votes (checklist incomplete, no reason) are kept, so
@@ -143,15 +143,15 @@ function reviewStandingOf(ctx: ServiceContext, claim: ClaimRow): ReviewStanding 
   };
 }
 
-/** The claims `load` reads with their review standings, kept between reads until a change touches the claim (claimMemo.ts). */
-export function reviewStandings(ctx: ServiceContext, load: () => ClaimRow[]): { claims: ClaimRow[]; values: ReviewStanding[] } {
-  return perClaim(ctx, 'review', load, (claims) => claims.map((claim) => reviewStandingOf(ctx, claim)));
+/** The claims of `set` with their review standings, kept between reads until a change touches the claim (claimMemo.ts). */
+export function reviewStandings(ctx: ServiceContext, set: ClaimSet): { claims: ClaimRow[]; values: ReviewStanding[] } {
+  return perClaim(ctx, 'review', set, (claims) => claims.map((claim) => reviewStandingOf(ctx, claim)));
 }
 
 /** One line per visible claim for a review queue: derived status beside where its review stands. */
 export function listClaimReviews(ctx: ServiceContext): { items: ClaimReviewSummary[] } {
   const statuses = new Map(listClaims(ctx).map((c) => [c.claimId, c.status]));
-  const { claims, values: standings } = reviewStandings(ctx, () => visibleClaimRows(ctx));
+  const { claims, values: standings } = reviewStandings(ctx, visibleClaims(ctx));
   return {
     items: claims.map((claim, i) => {
       const standing = standings[i]!;

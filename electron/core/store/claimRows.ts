@@ -26,10 +26,15 @@ export function loadVisibleClaim(ctx: ServiceContext, claimId: string, channel: 
   return row;
 }
 
-/** Every claim the actor may see, in creation order. */
-export function visibleClaimRows(ctx: ServiceContext): ClaimRow[] {
+/** The ids of every claim the actor may see, in creation order (the order claim:list gives). */
+export function visibleClaimIds(ctx: ServiceContext): string[] {
   const acl = aclFilter(ctx.actor, 'c');
-  return ctx.db.prepare(`SELECT * FROM claim c WHERE ${acl.sql} ORDER BY c.created_at, c.claim_id`).all(...acl.params) as ClaimRow[];
+  return ctx.db.prepare(`SELECT c.claim_id FROM claim c WHERE ${acl.sql} ORDER BY c.created_at, c.claim_id`).pluck().all(...acl.params) as string[];
+}
+
+/** Every claim the actor may see, as a claim set (claimMemo.ts): ids in creation order, rows on demand. */
+export function visibleClaims(ctx: ServiceContext): { ids: () => string[]; rows: (ids: readonly string[]) => ClaimRow[] } {
+  return { ids: () => visibleClaimIds(ctx), rows: (ids) => visibleClaimRowsIn(ctx, ids) };
 }
 
 /** The claims among `claimIds` the actor may see, in creation order (others are left out, never named). */
