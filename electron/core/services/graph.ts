@@ -26,8 +26,9 @@ export function graphNeighbourhood(ctx: ServiceContext, req: ParsedRequestOf<'gr
   const spread = (layer: string[], hops: number) => {
     for (let hop = 0; hop < hops && layer.length > 0 && !full(); hop++) {
       const next: string[] = [];
+      const around = walk.of(layer);
       for (const node of layer) {
-        for (const n of walk.of([node]).get(node) ?? []) {
+        for (const n of around.get(node) ?? []) {
           if (drawn.has(n) || full()) continue;
           drawn.add(n);
           next.push(n);
