@@ -6,7 +6,8 @@ import type { GraphFocus, GraphSlice, Slice } from './types';
 export const GRAPH_LIMIT = 250;
 
 const idOf = (f: GraphFocus): string | null => ('id' in f ? f.id : null);
-const sameFocus = (a: GraphFocus, b: GraphFocus) => a.kind === b.kind && idOf(a) === idOf(b);
+/** Whether two foci name the same place of the graph. */
+export const sameFocus = (a: GraphFocus, b: GraphFocus) => a.kind === b.kind && idOf(a) === idOf(b);
 
 /** The graph of a case just opened, or of a reviewer just unlocked: the whole case, nothing from before. */
 export const GRAPH_START = { graphTrail: [{ kind: 'case' }] as GraphFocus[], graphExpanded: [] as string[], graph: null, graphError: null, graphSelection: null };

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { sameFocus } from './graphSlice';
 import { parseRoute, routeOf, type Route } from './route';
 import { useWorkbench } from './store';
 import type { WorkbenchState } from './types';
@@ -47,7 +48,7 @@ export function useRouteSync(ready: boolean): void {
       if (route.focus) {
         // A focus already on the trail is a step back along it; another one is a new step.
         const trail = useWorkbench.getState().graphTrail;
-        const at = trail.findIndex((f) => routeOf({ view: 'graph', focus: f }) === routeOf({ view: 'graph', focus: route.focus! }));
+        const at = trail.findIndex((f) => sameFocus(f, route.focus!));
         if (at >= 0 && at < trail.length - 1) void actions.graphBack(at);
         else if (at < 0) void actions.focusGraph(route.focus);
       }

@@ -216,7 +216,7 @@ function revisionSummaries(ctx: ServiceContext, revisionIds: readonly string[]):
   return rows.sort((a, b) => (a.revision_id < b.revision_id ? -1 : a.revision_id > b.revision_id ? 1 : 0)).map(toSummary);
 }
 
-export const UNBOUND_SHOWN = 50;
+const UNBOUND_SHOWN = 50;
 /** Counting stops here: "more than 10,000" is all the view says. */
 const UNBOUND_COUNTED = 10_000;
 

@@ -35,61 +35,40 @@ export function timelineQueries(actor: Actor, req: Request, cursor: { at: string
   const seeR = aclFilter(actor, 'r', { useIndex: false });
   const seeC = aclFilter(actor, 'c', { useIndex: false });
   const take = req.limit + 1;
-  // Conditions on a stream's time and key, and on the revision for evidence streams.
+  // Conditions on a stream's time and key, and on the revision for evidence streams; a filter the
+  // request leaves out adds nothing.
   const span = (at: string, key: string) => {
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (cursor) {
-      where.push(`(${at} > ? OR (${at} = ? AND ${key} > ?))`);
-      params.push(cursor.at, cursor.at, cursor.key);
-    }
-    const bound = (sql: string, value: string | undefined) => {
-      if (value === undefined) return;
-      where.push(sql);
-      params.push(value);
-    };
-    bound(`${at} >= ?`, req.from);
-    bound(`${at} < ?`, req.to);
-    return { where, params };
+    const c = conditions();
+    if (cursor) c.add(`(${at} > ? OR (${at} = ? AND ${key} > ?))`, cursor.at, cursor.at, cursor.key);
+    c.when(`${at} >= ?`, req.from);
+    c.when(`${at} < ?`, req.to);
+    return c;
   };
-  const revisionFilter = () => {
-    const where = [seeR.sql];
-    const params: (string | number)[] = [...seeR.params];
-    const equal = (sql: string, value: string | undefined) => {
-      if (value === undefined) return;
-      where.push(sql);
-      params.push(value);
-    };
-    equal('r.kind = ?', req.kind);
-    equal('r.source_type = ?', req.sourceType);
-    if (req.claimId !== undefined) {
-      where.push(`r.revision_id IN (SELECT b.revision_id FROM claim_binding b JOIN claim cb ON cb.claim_id = b.claim_id AND cb.generation = b.generation WHERE b.claim_id = ?)`);
-      params.push(req.claimId);
-    }
-    return { where, params };
-  };
+  const onRevision = conditions();
+  onRevision.add(seeR.sql, ...seeR.params);
+  onRevision.when('r.kind = ?', req.kind);
+  onRevision.when('r.source_type = ?', req.sourceType);
+  onRevision.when(`r.revision_id IN (SELECT b.revision_id FROM claim_binding b JOIN claim cb ON cb.claim_id = b.claim_id AND cb.generation = b.generation WHERE b.claim_id = ?)`, req.claimId);
   const queries: Query[] = [];
 
   const oKey = `'o:' || r.revision_id`;
   const o = span('r.observed_at', oKey);
-  const or = revisionFilter();
   queries.push({
     sql: `SELECT r.observed_at AS at, ${oKey} AS key, 'observed' AS type, r.revision_id AS revisionId, NULL AS claimId, l.title, r.kind, r.state,
         r.source_type || ' · ' || r.source_ref AS detail, r.producer AS actor
       FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id)
-      WHERE ${[...or.where, ...o.where].join(' AND ')} ORDER BY r.observed_at, r.revision_id LIMIT ?`,
-    params: [...or.params, ...o.params, take],
+      WHERE ${[...onRevision.where, ...o.where].join(' AND ')} ORDER BY r.observed_at, r.revision_id LIMIT ?`,
+    params: [...onRevision.params, ...o.params, take],
   });
 
   const tKey = `'t:' || printf('%012d', t.transition_id)`;
   const t = span('t.at', tKey);
-  const tr = revisionFilter();
   queries.push({
     sql: `SELECT t.at, ${tKey} AS key, 'lifecycle' AS type, t.revision_id AS revisionId, NULL AS claimId, l.title, r.kind, t.to_state AS state,
         t.from_state || ' → ' || t.to_state || ': ' || t.reason AS detail, t.actor
       FROM evidence_transition t JOIN evidence_revision r ON r.revision_id = t.revision_id JOIN evidence_lineage l ON l.evidence_id = r.evidence_id
-      WHERE t.from_state IS NOT NULL AND ${[...tr.where, ...t.where].join(' AND ')} ORDER BY t.at, t.transition_id LIMIT ?`,
-    params: [...tr.params, ...t.params, take],
+      WHERE t.from_state IS NOT NULL AND ${[...onRevision.where, ...t.where].join(' AND ')} ORDER BY t.at, t.transition_id LIMIT ?`,
+    params: [...onRevision.params, ...t.params, take],
   });
 
   // Decisions belong to claims, not to a kind or a source: a filter on those leaves them out.
@@ -116,4 +95,21 @@ export function timelineQueries(actor: Actor, req: Request, cursor: { at: string
     });
   }
   return queries;
+}
+
+/** SQL conditions and their parameters, in order; `when` adds one only for a value the request gave. */
+function conditions() {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  return {
+    where,
+    params,
+    add(sql: string, ...values: (string | number)[]) {
+      where.push(sql);
+      params.push(...values);
+    },
+    when(sql: string, value: string | undefined) {
+      if (value !== undefined) this.add(sql, value);
+    },
+  };
 }
