@@ -13,6 +13,7 @@ import { revocationHandlers } from './handlers/revocation';
 import { searchHandlers } from './handlers/search';
 import { graphHandlers } from './handlers/graph';
 import { timelineHandlers } from './handlers/timeline';
+import { whatIfHandlers } from './handlers/whatIf';
 import { sourceHandlers } from './handlers/sources';
 
 /**
@@ -30,6 +31,7 @@ export const handlers: HandlerTable = {
   ...searchHandlers,
   ...graphHandlers,
   ...timelineHandlers,
+  ...whatIfHandlers,
   ...decisionHandlers,
   ...reviewHandlers,
   ...gateHandlers,

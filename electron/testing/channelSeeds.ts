@@ -251,6 +251,9 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       from: opt(fc.constantFrom('2026-01-01T00:00:00Z', '2026-11-20T03:00:00Z')),
       limit: opt(fc.integer({ min: 1, max: 500 })),
     }),
+  'whatIf:revoke': (ids) => fc.record({ revisionIds: fc.array(revision(ids), { minLength: 1, maxLength: 4 }) }),
+  'whatIf:claim': (ids) => fc.record({ claimId: claim(ids) }),
+  'whatIf:case': () => fc.record({ limit: opt(fc.integer({ min: 1, max: 500 })), offset: opt(fc.integer({ min: 0, max: 20 })) }),
   'decision:propose': (ids) =>
     fc.record({
       claimId: claim(ids),
@@ -296,4 +299,6 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
   'audit:list': () => fc.record({ limit: opt(fc.integer({ min: 1, max: 500 })), beforeSeq: opt(fc.integer({ min: 1, max: 100 })) }),
   'audit:keys': empty,
   'actor:rekey': (ids) => fc.record({ actorId: fc.constantFrom(...ids.actors, 'nobody'), reason: REASON, passphrase: fc.constant(TEST_PASSPHRASE) }),
+  'metrics:get': empty,
+  'drill:run': (ids) => fc.record({ targets: opt(fc.integer({ min: 1, max: 20 })), claimIds: opt(fc.array(claim(ids), { minLength: 1, maxLength: 3 })) }),
 };

@@ -16,6 +16,7 @@ import { searchChannels } from './channels/search';
 import { sourceChannels } from './channels/sources';
 import { stixChannels } from './channels/stix';
 import { timelineChannels } from './channels/timeline';
+import { whatIfChannels } from './channels/whatIf';
 import type { Envelope } from './envelope';
 
 export interface ChannelSpec {
@@ -36,6 +37,7 @@ export const contract = {
   ...searchChannels,
   ...graphChannels,
   ...timelineChannels,
+  ...whatIfChannels,
   ...decisionChannels,
   ...reviewChannels,
   ...gateChannels,

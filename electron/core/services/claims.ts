@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readCaseMeta } from './caseMeta';
 import { scopedName } from './scopedNames';
-import { ClaimPolicySchema, deriveClaimStatus, type ClaimPolicy } from '../../../shared/domain/claimStatus';
+import { ClaimPolicySchema, deriveClaimStatus, type ClaimPolicy, type StatusBinding } from '../../../shared/domain/claimStatus';
 import type { BindingView, ClaimSummary } from '../../../shared/domain/schemas';
 import { unresolvedRefusal } from '../../../shared/domain/quorum';
 import { usability } from '../../../shared/domain/usable';
@@ -36,7 +36,15 @@ function currentBindings(ctx: ServiceContext, claim: ClaimRow): { binding: Bindi
   return rows.map((r) => ({ binding: r, revision: r }));
 }
 
-function statusOf(ctx: ServiceContext, claim: ClaimRow) {
+/** What a claim's status is derived from, as `ctx.actor` sees it (DESIGN §3.3). */
+export interface ClaimStatusBasis {
+  bindings: { binding: BindingRow; revision: RevisionRow }[];
+  inputs: StatusBinding[];
+  policy: ClaimPolicy;
+  unresolved: boolean;
+}
+
+export function claimStatusBasis(ctx: ServiceContext, claim: ClaimRow): ClaimStatusBasis {
   const bindings = currentBindings(ctx, claim);
   const scope = JSON.parse(claim.scope) as string[];
   // Derived from revoked or superseded evidence (PROV): not usable until revalidated (§3.5).
@@ -50,12 +58,26 @@ function statusOf(ctx: ServiceContext, claim: ClaimRow) {
       usable: usability(usabilityInput(revision, stale.has(binding.revision_id)), { clearance: ctx.actor, now: ctx.now(), scope }).usable,
     })),
   );
-  const derived = deriveClaimStatus({
-    bindings: inputs,
-    policy: JSON.parse(claim.policy) as ClaimPolicy,
-    unresolvedByReviewer: claim.unresolved_reason !== null,
+  return { bindings, inputs, policy: JSON.parse(claim.policy) as ClaimPolicy, unresolved: claim.unresolved_reason !== null };
+}
+
+const NOTHING_LOST: ReadonlySet<string> = new Set();
+
+/**
+ * The claim's status from its basis; with `lost`, as if those bound revisions were not usable (the
+ * what-if: a revoked revision, or one derived from it, is unusable; nothing else changes).
+ */
+export function deriveStatusFrom(basis: ClaimStatusBasis, lost: ReadonlySet<string> = NOTHING_LOST) {
+  return deriveClaimStatus({
+    bindings: lost.size === 0 ? basis.inputs : basis.inputs.map((b) => (lost.has(b.revisionRef) ? { ...b, usable: false } : b)),
+    policy: basis.policy,
+    unresolvedByReviewer: basis.unresolved,
   });
-  return { derived, bindings };
+}
+
+function statusOf(ctx: ServiceContext, claim: ClaimRow) {
+  const basis = claimStatusBasis(ctx, claim);
+  return { derived: deriveStatusFrom(basis), bindings: basis.bindings };
 }
 
 function toSummaryWith(ctx: ServiceContext, claim: ClaimRow, { derived, bindings }: ReturnType<typeof statusOf>, projection: ProjectionView): ClaimSummary {

@@ -136,8 +136,10 @@ function pendingFence(s: ClaimProjectionState): FenceRow | null {
 
 /** The claim as it was before some fences: revisions back in their earlier states, staleness from those fence trees ignored. */
 export interface Counterfactual {
-  states: Map<string, LifecycleState>;
-  ignoreRoots: Set<number>;
+  states: ReadonlyMap<string, LifecycleState>;
+  ignoreRoots: ReadonlySet<number>;
+  /** Revisions taken as stale besides those the fences make stale (the what-if: derived from a revision pretended revoked). */
+  alsoStale?: ReadonlySet<string>;
 }
 
 const rootOf = (f: FenceRow): number => f.root_fence_id ?? f.fence_id;
@@ -158,8 +160,17 @@ export function beforeFences(s: ClaimProjectionState): Counterfactual {
   return { states, ignoreRoots };
 }
 
+/**
+ * The projection a fence moves the claim away from: the stored one, or, for a claim the worker
+ * never computed, the claim as it was before the fences that reached it. A decided claim that
+ * leaves ELIGIBLE from here opens a remediation (see opensRemediation).
+ */
+export function projectionBefore(s: ClaimProjectionState, now: string): SupportProjection {
+  return s.stored?.projection ?? liveProjection(s, now, undefined, beforeFences(s)).projection;
+}
+
 /** Bound revisions that are stale (derived from fenced evidence), optionally ignoring some fence trees. */
-export function staleRevisions(s: ClaimProjectionState, ignoreRoots?: Set<number>): Set<string> {
+export function staleRevisions(s: ClaimProjectionState, ignoreRoots?: ReadonlySet<number>): Set<string> {
   const stale = new Set<string>();
   for (const b of s.bindings) {
     const fences = (s.ancestors.get(b.revision_id) ?? []).filter((f) => !ignoreRoots?.has(rootOf(f)));
@@ -175,6 +186,7 @@ export function staleRevisions(s: ClaimProjectionState, ignoreRoots?: Set<number
  */
 export function liveProjection(s: ClaimProjectionState, now: string, name?: NameRevision, counterfactual?: Counterfactual): ProjectionResult {
   const stale = staleRevisions(s, counterfactual?.ignoreRoots);
+  for (const ref of counterfactual?.alsoStale ?? []) stale.add(ref);
   const judged = s.bindings.map((b) => ({
     b,
     u: usability(usabilityInput({ ...b, state: counterfactual?.states.get(b.revision_id) ?? b.state }), { clearance: EVERYONE, now, scope: s.scope }),

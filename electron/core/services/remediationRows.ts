@@ -55,6 +55,21 @@ export function affectedBindings(s: ClaimProjectionState): (AffectedBinding & { 
   return out;
 }
 
+/**
+ * When the worker opens a remediation (DESIGN §3.5): the claim has a decision in force on its
+ * current generation, no remediation open yet, and its support projection leaves ELIGIBLE. The
+ * what-if predicts with the same rule.
+ */
+export function opensRemediation(c: {
+  before: SupportProjection;
+  after: SupportProjection;
+  decision: DecisionRow | undefined;
+  generation: number;
+  alreadyOpen: boolean;
+}): c is typeof c & { decision: DecisionRow } {
+  return c.before === 'ELIGIBLE' && c.after !== 'ELIGIBLE' && c.decision !== undefined && c.decision.generation === c.generation && !c.alreadyOpen;
+}
+
 export function openRemediationClaims(db: CaseDb, claimIds: readonly string[]): Set<string> {
   const rows = db
     .prepare(`SELECT claim_id FROM remediation WHERE status = 'OPEN' AND claim_id IN (SELECT value FROM json_each(?))`)

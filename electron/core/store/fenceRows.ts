@@ -113,33 +113,78 @@ export const FENCE_IN_FORCE = `(SELECT fr.state FROM evidence_revision fr
   WHERE fr.revision_id = COALESCE((SELECT root.revision_id FROM revocation_fence root WHERE root.fence_id = f.root_fence_id), f.revision_id)) <> 'VALIDATED'`;
 
 /**
- * Fences on the PROV ancestors (wasDerivedFrom, transitively) of each revision, keyed by the
- * revision. A revision with an entry here is stale: something it was derived from was taken out of
- * normal flows (revoked, superseded, quarantined, disputed) and is not VALIDATED again. Ancestors
- * in the revision's own lineage are skipped, because a correction is not a derivation. UNION (not UNION ALL) makes the walk terminate even on a cyclic graph.
+ * The PROV ancestors (wasDerivedFrom, transitively) of each revision in the JSON array bound to
+ * the first parameter, as rows of `up` (the revision: `bound`) joined to `a` (an ancestor's node)
+ * and `ar` (its revision). Ancestors in the revision's own lineage are skipped, because a
+ * correction is not a derivation. UNION (not UNION ALL) makes the walk terminate even on a cyclic
+ * graph. Staleness (ancestorFences) and the what-if (ancestorRevisions) walk the same way.
+ */
+const ANCESTORS_OF_OTHER_LINEAGES = `WITH RECURSIVE up(bound, node) AS (
+         SELECT n.revision_id, n.node_id FROM prov_node n WHERE n.revision_id IN (SELECT value FROM json_each(?))
+         UNION
+         SELECT up.bound, e.object FROM up JOIN prov_edge e ON e.subject = up.node AND e.type = 'wasDerivedFrom'
+       )`;
+const OTHER_LINEAGE_ANCESTOR = `JOIN prov_node a ON a.node_id = up.node AND a.revision_id IS NOT NULL AND a.revision_id <> up.bound
+       JOIN evidence_revision ar ON ar.revision_id = a.revision_id
+       JOIN evidence_revision br ON br.revision_id = up.bound AND ar.evidence_id <> br.evidence_id`;
+
+/**
+ * Fences on the PROV ancestors of each revision, keyed by the revision. A revision with an entry
+ * here is stale: something it was derived from was taken out of normal flows (revoked,
+ * superseded, quarantined, disputed) and is not VALIDATED again.
  */
 export function ancestorFences(db: CaseDb, revisionIds: readonly string[]): Map<string, FenceRow[]> {
   const out = new Map<string, FenceRow[]>();
   if (revisionIds.length === 0 || !provenanceTables(db)) return out;
   const rows = db
     .prepare(
-      `WITH RECURSIVE up(bound, node) AS (
-         SELECT n.revision_id, n.node_id FROM prov_node n WHERE n.revision_id IN (SELECT value FROM json_each(?))
-         UNION
-         SELECT up.bound, e.object FROM up JOIN prov_edge e ON e.subject = up.node AND e.type = 'wasDerivedFrom'
-       )
+      `${ANCESTORS_OF_OTHER_LINEAGES}
        SELECT DISTINCT up.bound AS bound, f.*
-       FROM up
-       JOIN prov_node a ON a.node_id = up.node AND a.revision_id IS NOT NULL AND a.revision_id <> up.bound
+       FROM up ${OTHER_LINEAGE_ANCESTOR}
        JOIN revocation_fence f ON f.revision_id = a.revision_id
-       JOIN evidence_revision ar ON ar.revision_id = a.revision_id
-       JOIN evidence_revision br ON br.revision_id = up.bound
-       WHERE ar.evidence_id <> br.evidence_id AND ${FENCE_IN_FORCE}
+       WHERE ${FENCE_IN_FORCE}
        ORDER BY f.fence_id`,
     )
     .all(JSON.stringify(revisionIds)) as (FenceRow & { bound: string })[];
   for (const { bound, ...fence } of rows) out.set(bound, [...(out.get(bound) ?? []), fence]);
   return out;
+}
+
+/**
+ * The PROV ancestor revisions of each revision (other lineages), keyed by the revision: the ones
+ * whose fence would make it stale. Revisions without ancestors have no entry.
+ */
+export function ancestorRevisions(db: CaseDb, revisionIds: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (revisionIds.length === 0 || !provenanceTables(db)) return out;
+  const rows = db
+    .prepare(`${ANCESTORS_OF_OTHER_LINEAGES} SELECT DISTINCT up.bound AS bound, a.revision_id AS ancestor FROM up ${OTHER_LINEAGE_ANCESTOR} ORDER BY 1, 2`)
+    .all(JSON.stringify(revisionIds)) as { bound: string; ancestor: string }[];
+  for (const r of rows) out.set(r.bound, [...(out.get(r.bound) ?? []), r.ancestor]);
+  return out;
+}
+
+/**
+ * Revisions that have one of `revisionIds` among their ancestorRevisions: the walk of
+ * ancestorRevisions turned around (down the wasDerivedFrom edges), with the same lineage rule.
+ */
+export function descendantRevisions(db: CaseDb, revisionIds: readonly string[]): string[] {
+  if (revisionIds.length === 0 || !provenanceTables(db)) return [];
+  return db
+    .prepare(
+      `WITH RECURSIVE down(root, node) AS (
+         SELECT n.revision_id, n.node_id FROM prov_node n WHERE n.revision_id IN (SELECT value FROM json_each(?))
+         UNION
+         SELECT down.root, e.subject FROM down JOIN prov_edge e ON e.object = down.node AND e.type = 'wasDerivedFrom'
+       )
+       SELECT DISTINCT d.revision_id FROM down
+       JOIN prov_node d ON d.node_id = down.node AND d.revision_id IS NOT NULL AND d.revision_id <> down.root
+       JOIN evidence_revision dr ON dr.revision_id = d.revision_id
+       JOIN evidence_revision rr ON rr.revision_id = down.root AND dr.evidence_id <> rr.evidence_id
+       ORDER BY 1`,
+    )
+    .pluck()
+    .all(JSON.stringify(revisionIds)) as string[];
 }
 
 /** Revisions derived (wasDerivedFrom, through non-revision entities) from `revisionId`, after `cursor`. */

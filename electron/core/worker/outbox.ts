@@ -3,8 +3,8 @@ import { appendReceipt, signingKeyFor } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
 import { epochMs, derivedRevisions, fenceById, maxFenceId, writeFence, type FenceRow } from '../store/fenceRows';
-import { beforeFences, liveProjection, loadProjectionStates } from '../services/projection';
-import { affectedBindings, insertRemediation, openedRemediations, openRemediationClaims } from '../services/remediationRows';
+import { liveProjection, loadProjectionStates, projectionBefore } from '../services/projection';
+import { affectedBindings, insertRemediation, openedRemediations, openRemediationClaims, opensRemediation } from '../services/remediationRows';
 import { effectiveDecisions } from '../store/reviewRows';
 import { writeTransaction, type CaseDb } from '../store/caseFile';
 
@@ -129,11 +129,9 @@ function claimsPage(ctx: ServiceContext, job: JobRow, fence: FenceRow, fanOut: n
     }
     ledger.run(fence.fence_id, claimId, job.job_id, s.generation, s.stored?.projection ?? null, live.projection, fromVersion, toVersion);
     projections.push([claimId, toVersion, sha256Hex(reasons), watermark]);
-    // Left ELIGIBLE: compared with the stored projection, or, for a claim never computed, with the
-    // claim as it was before the fences that reached it.
-    const before = s.stored?.projection ?? liveProjection(s, now, undefined, beforeFences(s)).projection;
-    const decision = decisions.get(claimId);
-    if (before === 'ELIGIBLE' && live.projection !== 'ELIGIBLE' && decision && decision.generation === s.generation && !alreadyOpen.has(claimId)) {
+    const change = { before: projectionBefore(s, now), after: live.projection, decision: decisions.get(claimId), generation: s.generation, alreadyOpen: alreadyOpen.has(claimId) };
+    if (opensRemediation(change)) {
+      const { decision } = change;
       const affected = affectedBindings(s).map(({ binding: _b, fence: _f, ...a }) => a);
       opened.push(
         insertRemediation(db, { claimId, generation: s.generation, decision, fenceId: fence.fence_id, jobId: job.job_id, projection: live.projection, projectionVersion: toVersion, affected, at: now }),
