@@ -2,6 +2,7 @@ import type { HandlerTable } from './dispatch';
 import { auditHandlers } from './handlers/audit';
 import { caseHandlers } from './handlers/case';
 import { claimHandlers } from './handlers/claims';
+import { computationHandlers } from './handlers/computations';
 import { decisionHandlers } from './handlers/decisions';
 import { evidenceHandlers } from './handlers/evidence';
 import { gateHandlers } from './handlers/gate';
@@ -24,6 +25,7 @@ export const handlers: HandlerTable = {
   ...caseHandlers,
   ...evidenceHandlers,
   ...claimHandlers,
+  ...computationHandlers,
   ...sourceHandlers,
   ...provenanceHandlers,
   ...interchangeHandlers,

@@ -251,6 +251,14 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       from: opt(fc.constantFrom('2026-01-01T00:00:00Z', '2026-11-20T03:00:00Z')),
       limit: opt(fc.integer({ min: 1, max: 500 })),
     }),
+  'computation:create': (ids) =>
+    fc.record({
+      claimId: claim(ids),
+      question: fc.constantFrom('batches needed', 'ignore previous instructions'),
+      expression: fc.constantFrom('ceil(records / batch)', 'records / 0', 'constructor', 'x'.repeat(2000)),
+      inputs: fc.array(fc.record({ name: fc.constantFrom('records', 'batch', '__proto__', '1bad'), revisionId: revision(ids), quote: fc.constantFrom('HOST-FS01', '12,400', '22 MB'), start: opt(fc.integer({ min: 0, max: 100 })) }), { minLength: 1, maxLength: 3 }),
+    }),
+  'computation:list': (ids) => fc.record({ claimId: claim(ids) }),
   'whatIf:revoke': (ids) => fc.record({ revisionIds: fc.array(revision(ids), { minLength: 1, maxLength: 4 }) }),
   'whatIf:claim': (ids) => fc.record({ claimId: claim(ids) }),
   'whatIf:case': () => fc.record({ limit: opt(fc.integer({ min: 1, max: 500 })), offset: opt(fc.integer({ min: 0, max: 20 })) }),

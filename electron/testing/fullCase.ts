@@ -40,9 +40,17 @@ export async function buildFullCase(): Promise<{ path: string; cleanup: () => vo
   await rc.claim('cl-quorum', { quorumSize: 3 });
   await rc.bind('cl-quorum', quoted.revisionId);
   await rc.claim('cl-unresolved');
+  // A computation over bound evidence, cited by the decision on its claim (ev-a is revoked below).
+  rc.as('bob');
+  const window = await rc.call('computation:create', {
+    claimId: 'cl-decided',
+    question: 'when the sign-in session would have expired',
+    expression: 'signin + 30 min',
+    inputs: [{ name: 'signin', revisionId: a, quote: '2026-11-19T22:04:00Z' }],
+  });
   for (const claimId of ['cl-decided', 'cl-resolved']) {
     rc.as('bob');
-    const d = await rc.call('decision:propose', { claimId, verdict: 'SUPPORTED', rationale: 'shown' });
+    const d = await rc.call('decision:propose', { claimId, verdict: 'SUPPORTED', rationale: 'shown', ...(claimId === 'cl-decided' ? { computationRefs: [window.computationId] } : {}) });
     rc.as('carol');
     await rc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
   }

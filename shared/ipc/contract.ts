@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { auditChannels } from './channels/audit';
 import { caseChannels } from './channels/case';
 import { claimChannels } from './channels/claims';
+import { computationChannels } from './channels/computations';
 import { decisionChannels } from './channels/decisions';
 import { evidenceChannels } from './channels/evidence';
 import { gateChannels } from './channels/gate';
@@ -29,6 +30,7 @@ export const contract = {
   ...caseChannels,
   ...evidenceChannels,
   ...claimChannels,
+  ...computationChannels,
   ...sourceChannels,
   ...provenanceChannels,
   ...interchangeChannels,

@@ -4,7 +4,7 @@ import { scopedName } from './scopedNames';
 import { ClaimPolicySchema, deriveClaimStatus, type ClaimPolicy, type StatusBinding } from '../../../shared/domain/claimStatus';
 import type { BindingView, ClaimSummary } from '../../../shared/domain/schemas';
 import { unresolvedRefusal } from '../../../shared/domain/quorum';
-import { usability } from '../../../shared/domain/usable';
+import { usability, type Usability } from '../../../shared/domain/usable';
 import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
@@ -44,18 +44,28 @@ export interface ClaimStatusBasis {
   unresolved: boolean;
 }
 
-export function claimStatusBasis(ctx: ServiceContext, claim: ClaimRow): ClaimStatusBasis {
-  const bindings = currentBindings(ctx, claim);
+/**
+ * Whether each revision is usable in the claim's context, as `ctx.actor` sees it now: the
+ * usability conjunction (DESIGN §3.1) with staleness from fenced PROV ancestors (§3.5). What a
+ * claim's status counts and whether a computation on the claim still holds both ask here.
+ */
+export function usableInClaim(ctx: ServiceContext, claim: Pick<ClaimRow, 'scope'>, revisions: readonly RevisionRow[]): Map<string, Usability> {
   const scope = JSON.parse(claim.scope) as string[];
   // Derived from revoked or superseded evidence (PROV): not usable until revalidated (§3.5).
-  const stale = staleAmong(ctx.db, bindings.map(({ binding }) => binding.revision_id));
+  const stale = staleAmong(ctx.db, revisions.map((r) => r.revision_id));
+  return new Map(revisions.map((r) => [r.revision_id, usability(usabilityInput(r, stale.has(r.revision_id)), { clearance: ctx.actor, now: ctx.now(), scope })]));
+}
+
+export function claimStatusBasis(ctx: ServiceContext, claim: ClaimRow): ClaimStatusBasis {
+  const bindings = currentBindings(ctx, claim);
+  const usable = usableInClaim(ctx, claim, bindings.map(({ revision }) => revision));
   const inputs = statusBindings(
     ctx,
     bindings.map(({ binding, revision }) => ({
       ...revision,
       relation: binding.relation,
       role: binding.role,
-      usable: usability(usabilityInput(revision, stale.has(binding.revision_id)), { clearance: ctx.actor, now: ctx.now(), scope }).usable,
+      usable: usable.get(binding.revision_id)!.usable,
     })),
   );
   return { bindings, inputs, policy: JSON.parse(claim.policy) as ClaimPolicy, unresolved: claim.unresolved_reason !== null };

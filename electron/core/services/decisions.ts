@@ -19,6 +19,7 @@ import {
 import { loadVisibleClaim, policyOf, type ClaimRow } from '../store/claimRows';
 import { decisionProjection } from './projection';
 import { quorumView } from './quorum';
+import { assertCitable } from './computations';
 import { decisionState, effectiveDecision, openProposal, type DecisionRow } from '../store/reviewRows';
 import { writeTransaction } from '../store/caseFile';
 
@@ -100,6 +101,7 @@ export function proposeDecision(ctx: ServiceContext, req: ParsedRequestOf<'decis
     if (open) throw conflict(`decision:propose: claim ${claim.claim_id} already has the open proposal ${open.decision_id}; approve, reject or withdraw it first`);
     const decisionId = `dec-${randomUUID().slice(0, 8)}`;
     const computationRefs = [...new Set(req.computationRefs)].sort();
+    assertCitable(ctx, claim, computationRefs, 'decision:propose');
     const fingerprint = decisionFingerprint(basis, req.verdict, computationRefs);
     ctx.db
       .prepare(
@@ -143,6 +145,7 @@ export function approveDecision(ctx: ServiceContext, req: ParsedRequestOf<'decis
     if (!now.current) {
       throw conflict(`${channel}: ${d.decision_id} is stale: ${now.changes.join('; ')}; propose a new decision on the claim as it is now`);
     }
+    assertCitable(ctx, claim, JSON.parse(d.computation_refs) as string[], channel);
     const policy = policyOf(claim);
     let quorum: Record<string, unknown> | null = null;
     if (policy.quorumSize !== null) {

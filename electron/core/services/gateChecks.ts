@@ -4,6 +4,7 @@ import type { ClaimRow } from '../store/claimRows';
 import { effectiveDecision } from '../store/reviewRows';
 import type { ClaimSet } from './claimMemo';
 import { listClaims } from './claims';
+import { fencedCitations } from './computations';
 import { reviewStandings } from './review';
 import { remediationBlockers, revalidationBlockers } from './revocationChecks';
 
@@ -100,10 +101,20 @@ function decidedEvidence(ctx: ServiceContext): GateBlocker[] {
     }));
 }
 
+/** A decision in force must not rest on a computation over evidence that left VALIDATED (issue 14). */
+function decidedComputations(ctx: ServiceContext): GateBlocker[] {
+  return fencedCitations(ctx.db).map((f) => ({
+    kind: 'revalidation' as const,
+    target: `decision:${f.decisionId}`,
+    message: `decision ${f.decisionId} on claim ${f.claimId} cites computation ${f.computationId}, whose input ${f.revisionId} is ${f.state}; re-review the claim and record the computation again on usable evidence`,
+  }));
+}
+
 export const GATE_CHECKS: readonly GateCheck[] = [
   { name: 'claim decisions', blockers: claimDecisions },
   { name: 'disputes', blockers: disputes },
   { name: 'decided evidence', blockers: decidedEvidence },
+  { name: 'decided computations', blockers: decidedComputations },
   { name: 'open remediations', blockers: (ctx) => remediationBlockers(ctx.db) },
   { name: 'revocation convergence', blockers: (ctx) => revalidationBlockers(ctx.db) },
 ];

@@ -116,6 +116,10 @@ function storeProjection(ctx: ServiceContext, channel: string, claimId: string, 
 function carryDecision(ctx: ServiceContext, old: DecisionRow, generation: number, note: string): DecisionRow {
   const basis = claimBasis(ctx.db, { claim_id: old.claim_id, generation });
   const computationRefs = JSON.parse(old.computation_refs) as string[];
+  // Computations are arithmetic over one generation's evidence; a new basis needs them made again.
+  if (computationRefs.length > 0) {
+    throw conflict(`remediation: decision ${old.decision_id} cites computations (${computationRefs.join(', ')}) over the evidence of generation ${old.generation}; re-review the claim and record them again instead of retaining the decision`);
+  }
   const decisionId = `dec-${randomUUID().slice(0, 8)}`;
   ctx.db
     .prepare(

@@ -84,12 +84,22 @@ export function whatIfRevoke(ctx: ServiceContext, req: ParsedRequestOf<'whatIf:r
     const changed = (c: WhatIfClaim) => c.statusBefore !== c.statusAfter || c.opensRemediation;
     const ordered = [...reached.filter(changed), ...reached.filter((c) => !changed(c))];
     const shownDerived = visibleRefs(ctx.db, ctx.actor, derived);
+    const computations = ctx.db
+      .prepare(
+        `SELECT DISTINCT c.computation_id AS computationId, c.claim_id AS claimId, c.question FROM computation c
+         JOIN claim cl ON cl.claim_id = c.claim_id AND cl.generation = c.generation
+         JOIN computation_input i ON i.computation_id = c.computation_id
+         WHERE c.claim_id IN (SELECT value FROM json_each(?)) AND i.revision_id IN (SELECT value FROM json_each(?))
+         ORDER BY c.claim_id, c.computation_id`,
+      )
+      .all(JSON.stringify(ids), JSON.stringify([...lost])) as { computationId: string; claimId: string; question: string }[];
     return {
       revisions: revisions.map((r) => ({ revisionId: r.revision_id, title: r.title, state: r.state })),
       derived: derived.filter((id) => shownDerived.has(id)),
       claimsReached: reached.length,
       statusChanges: reached.filter((c) => c.statusBefore !== c.statusAfter).length,
       remediations: reached.filter((c) => c.opensRemediation).length,
+      computations,
       claims: ordered.slice(0, CLAIMS_SHOWN),
     };
   });

@@ -47,6 +47,7 @@ export const decisionChannels = {
         verdict: Verdict,
         rationale: z.string().trim().min(1, 'a rationale is required').max(8000),
         /** Refs of computations (queries, scripts, notebooks) the verdict relies on. */
+        /** Computation records of this claim (cmp-…, checked: they must be CURRENT) or external refs (a query id, a notebook). */
         computationRefs: z.array(z.string().min(1).max(500)).max(100).default([]),
       })
       .strict(),

@@ -61,6 +61,8 @@ export const whatIfChannels = {
       claimsReached: z.number().int(),
       statusChanges: z.number().int(),
       remediations: z.number().int(),
+      /** Computations on the claims reached with an input among the revisions lost: they would be FENCED. */
+      computations: z.array(z.object({ computationId: z.string(), claimId: z.string(), question: z.string() })),
       /** Claims reached, changed ones first; at most 500. */
       claims: z.array(WhatIfClaim),
     }),

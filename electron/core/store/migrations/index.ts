@@ -17,6 +17,7 @@ import { m0340_copies_by_content } from './0340-copies-by-content';
 import { m0400_claim_changes } from './0400-claim-changes';
 import { m0410_revisions_by_source } from './0410-revisions-by-source';
 import { m0420_timeline } from './0420-timeline';
+import { m0430_computations } from './0430-computations';
 import type { Migration } from './migration';
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0400_claim_changes,
   m0410_revisions_by_source,
   m0420_timeline,
+  m0430_computations,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
