@@ -15,6 +15,7 @@ import { IntakeView } from './views/Intake/IntakeView';
 import { EvidenceView } from './views/Evidence/EvidenceView';
 import { GraphView } from './views/Graph/GraphView';
 import { TimelineView } from './views/Timeline/TimelineView';
+import { WhatIfView } from './views/WhatIf/WhatIfView';
 import { DisputesView } from './views/Disputes/DisputesView';
 import { QuarantineView } from './views/Quarantine/QuarantineView';
 import { RemediationsView } from './views/Remediations/RemediationsView';
@@ -32,6 +33,7 @@ const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
   disputes: DisputesView,
   quarantine: QuarantineView,
   remediations: RemediationsView,
+  whatif: WhatIfView,
   audit: AuditView,
 };
 

@@ -4,6 +4,8 @@ import type { ClaimReviewSummary } from '../../shared/ipc/channels/review';
 import { DecisionStateBadge, ProjectionBadge, QuorumTierBadge, RelationTag, StateBadge, StatusBadge } from './Badges';
 import { UnbindButton } from './BindingActions';
 import { InertLabel } from './InertLabel';
+import { PointsOfFailure } from './PointsOfFailure';
+import { Computations } from './Computations';
 
 /**
  * One claim: statement, derived status with the service's reasons, policy, missing kinds and its
@@ -99,6 +101,15 @@ export function ClaimDetailPanel({
         ))}
         {claim.unresolvedReason && <li>Reviewer: {claim.unresolvedReason}</li>}
       </ul>
+      <h3>Computations</h3>
+      <Computations
+        claimId={claim.claimId}
+        version={`${claim.generation}:${claim.projection}:${claim.pendingRevalidation}:${claim.bindings.map((b) => `${b.revisionId}=${stateOf.get(b.revisionId)?.state}`).join()}`}
+        revisionIds={claim.bindings.map((b) => b.revisionId)}
+        testId={`${testId}-computations`}
+      />
+      <h3>Single points of failure</h3>
+      <PointsOfFailure claimId={claim.claimId} version={`${claim.generation}:${claim.status}:${claim.bindings.length}`} testId={`${testId}-points`} />
       {claim.independence.some((g) => g.refs.length > 1) && (
         <>
           <h3>How independent sources were counted</h3>

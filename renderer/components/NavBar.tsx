@@ -14,6 +14,7 @@ export const VIEW_ITEMS: readonly { view: View; label: string }[] = [
   { view: 'disputes', label: 'Disputes' },
   { view: 'quarantine', label: 'Quarantine' },
   { view: 'remediations', label: 'Remediations' },
+  { view: 'whatif', label: 'What-if' },
   { view: 'audit', label: 'Audit' },
 ];
 

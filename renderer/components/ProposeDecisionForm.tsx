@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { VERDICTS, type Verdict } from '../../shared/domain/enums';
 import { selectReviewActions } from '../state/selectors';
@@ -6,6 +6,25 @@ import type { ActionError } from '../state/types';
 import { useWorkbench } from '../state/store';
 import { ErrorNotice } from './ErrorNotice';
 import { parseRefs } from './format';
+import { call } from '../bridge';
+import type { ComputationView } from '../../shared/ipc/channels/computations';
+
+/** The claim's CURRENT computations, the ones a decision may cite. */
+function useCurrentComputations(claimId: string): ComputationView[] {
+  const [list, setList] = useState<ComputationView[]>([]);
+  useEffect(() => {
+    let current = true;
+    call('computation:list', { claimId }).then(
+      (r) => current && setList(r.computations.filter((c) => c.state === 'CURRENT')),
+      // Citing is optional: without the list the form still proposes, and the service checks refs.
+      () => current && setList([]),
+    );
+    return () => {
+      current = false;
+    };
+  }, [claimId]);
+  return list;
+}
 
 const VERDICT_HINT: Record<Verdict, string> = {
   SUPPORTED: 'the support holds; any refutation is explained',
@@ -26,16 +45,19 @@ export function ProposeDecisionForm({ claimId, testId, defaultVerdict = 'NEEDS_M
   const [refs, setRefs] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ActionError | null>(null);
+  const [cited, setCited] = useState<string[]>([]);
+  const computations = useCurrentComputations(claimId);
 
   const submit = async () => {
     setBusy(true);
     // Sent as typed, even empty: the service's validation is the rule and its message names the field.
-    const refused = await proposeDecision({ claimId, verdict, rationale, computationRefs: parseRefs(refs) });
+    const refused = await proposeDecision({ claimId, verdict, rationale, computationRefs: [...cited, ...parseRefs(refs)] });
     setBusy(false);
     setError(refused);
     if (!refused) {
       setRationale('');
       setRefs('');
+      setCited([]);
     }
   };
 
@@ -67,11 +89,27 @@ export function ProposeDecisionForm({ claimId, testId, defaultVerdict = 'NEEDS_M
         value={rationale}
         onChange={(e) => setRationale(e.target.value)}
       />
+      {computations.length > 0 && (
+        <fieldset className="stack small" data-testid={`${testId}-cite`}>
+          <legend>Cite computations on this claim</legend>
+          {computations.map((c) => (
+            <label key={c.computationId} className="row">
+              <input
+                type="checkbox"
+                data-testid={`${testId}-cite-${c.computationId}`}
+                checked={cited.includes(c.computationId)}
+                onChange={(e) => setCited(e.target.checked ? [...cited, c.computationId] : cited.filter((id) => id !== c.computationId))}
+              />
+              {c.question}: <span className="mono">{c.result}</span>
+            </label>
+          ))}
+        </fieldset>
+      )}
       <input
         data-testid={`${testId}-computations`}
         className="mono"
         aria-label="Computation refs"
-        placeholder="Computation refs, comma separated (optional): queries, scripts, notebooks the verdict relies on"
+        placeholder="Other refs, comma separated (optional): queries, scripts, notebooks the verdict relies on"
         value={refs}
         onChange={(e) => setRefs(e.target.value)}
       />

@@ -11,6 +11,7 @@ import { UsabilityNote } from './UsabilityNote';
 import { ValidationRun } from './ValidationChecks';
 import { ValidityFacts } from './ValidityFacts';
 import { InertLabel } from './InertLabel';
+import { WhatIfLink } from './WhatIfLink';
 
 /**
  * One evidence revision in full: validity context, inert content and its hash, lineage, lifecycle
@@ -72,6 +73,7 @@ export function RevisionDetailPanel({
         ))}
       </ul>
       <BindToClaim revisionId={detail.revisionId} testId={`${testId}-bind`} />
+      <WhatIfLink revisionId={detail.revisionId} testId={`${testId}-whatif`} />
       {detail.validation && (
         <>
           <h3>Validation checklist</h3>

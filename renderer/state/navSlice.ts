@@ -7,4 +7,7 @@ export const createNavSlice: Slice<NavSlice> = (set) => ({
   setView: (view) => set({ view }),
   selectRevision: (selectedRevisionId) => set({ selectedRevisionId }),
   selectClaim: (selectedClaimId) => set({ selectedClaimId }),
+  whatIfRevisions: [],
+  setWhatIfRevisions: (whatIfRevisions) => set({ whatIfRevisions }),
+  openWhatIf: (whatIfRevisions) => set({ whatIfRevisions, view: 'whatif' }),
 });

@@ -40,7 +40,7 @@ export interface ActionError {
   issues: IssueDetail[];
 }
 
-export type View = 'cases' | 'intake' | 'graph' | 'timeline' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'audit';
+export type View = 'cases' | 'intake' | 'graph' | 'timeline' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'whatif' | 'audit';
 
 export interface NavSlice {
   view: View;
@@ -49,6 +49,11 @@ export interface NavSlice {
   setView: (view: View) => void;
   selectRevision: (revisionId: string | null) => void;
   selectClaim: (claimId: string | null) => void;
+  /** The revisions the What-if view pretends revoked (nothing is written). */
+  whatIfRevisions: string[];
+  setWhatIfRevisions: (revisionIds: string[]) => void;
+  /** Opens the What-if view pretending these revisions revoked. */
+  openWhatIf: (revisionIds: string[]) => void;
 }
 
 export interface CaseSlice {
