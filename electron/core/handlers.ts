@@ -4,6 +4,7 @@ import { caseHandlers } from './handlers/case';
 import { claimHandlers } from './handlers/claims';
 import { computationHandlers } from './handlers/computations';
 import { decisionHandlers } from './handlers/decisions';
+import { drillHandlers } from './handlers/drill';
 import { evidenceHandlers } from './handlers/evidence';
 import { gateHandlers } from './handlers/gate';
 import { interchangeHandlers } from './handlers/interchange';
@@ -39,4 +40,5 @@ export const handlers: HandlerTable = {
   ...gateHandlers,
   ...revocationHandlers,
   ...auditHandlers,
+  ...drillHandlers,
 };

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { dispatch } from '../core/dispatch';
+import { drillSummaryLine } from '../core/drill/drill';
 import { handlers } from '../core/handlers';
 import { defaultUserDataDir } from '../core/paths';
 import { readPassphrase, type PassphraseSource } from '../core/passphraseInput';
@@ -17,6 +18,7 @@ const USAGE = `usage:
   npm run cli -- export <case-file> <new-file> --as <actor-id> [--format ndjson|json|stix]
   npm run cli -- report <case-file> <new-file> --as <actor-id> [--format html|markdown]
   npm run cli -- ${VERIFY_USAGE}
+  npm run cli -- drill <case-file> --as <actor-id> [--targets <n>] [--claims <id,id,...>]
   npm run cli -- channels
 
 Every channel of the workbench is callable; the answer is the JSON envelope
@@ -25,7 +27,9 @@ Every call acts as one reviewer, who must unlock their key: the passphrase is re
 file descriptor or file given, else from ERWB_PASSPHRASE, else asked for on the terminal.
 Without --as only channels that need no reviewer answer (case:info, actor:list).
 Exit code 0 on ok, 1 on an error envelope, 2 on bad usage. import prints its progress on stderr
-(records, records/s, percent); Ctrl-C cancels it, and nothing is written.`;
+(records, records/s, percent); Ctrl-C cancels it, and nothing is written. drill runs the
+propagation drill (drill:run) on a temporary copy of the case, never the case itself, prints
+its report and a one-line verdict on stderr, and exits 1 when the verdict fails.`;
 
 function takeFlag(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -137,6 +141,25 @@ export async function cli(argv: string[]): Promise<number> {
       if (command === 'export' && format === 'stix') return withCase(path, actor, secret, (s) => dispatch(handlers, s, 'stix:export', { path: resolve(file) }));
       const request = { path: resolve(file), ...(format !== undefined ? { format } : {}) };
       return withCase(path, actor, secret, (s) => dispatch(handlers, s, command === 'report' ? 'report:write' : 'bundle:export', request));
+    }
+    case 'drill': {
+      const targets = takeFlag(rest, '--targets');
+      const claims = takeFlag(rest, '--claims');
+      const [path] = rest;
+      if (!path || rest.length > 1) break;
+      const request = { ...(targets !== undefined ? { targets: Number(targets) } : {}), ...(claims !== undefined ? { claimIds: claims.split(',') } : {}) };
+      let failed = false;
+      const code = await withCase(path, actor, secret, async (s) => {
+        const answer = await dispatch(handlers, s, 'drill:run', request);
+        if (answer.ok) {
+          const report = answer.value as Parameters<typeof drillSummaryLine>[0];
+          failed = !report.verdict.passed;
+          process.stderr.write(`${drillSummaryLine(report)}\n`);
+        }
+        return answer;
+      });
+      // A drill that ran but failed its verdict is a failure to a script, not a success.
+      return code === 0 && failed ? 1 : code;
     }
     case 'verify':
       // Read-only and without a session: verifying must work on a machine with no keys and

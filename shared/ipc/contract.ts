@@ -4,6 +4,7 @@ import { caseChannels } from './channels/case';
 import { claimChannels } from './channels/claims';
 import { computationChannels } from './channels/computations';
 import { decisionChannels } from './channels/decisions';
+import { drillChannels } from './channels/drill';
 import { evidenceChannels } from './channels/evidence';
 import { gateChannels } from './channels/gate';
 import { graphChannels } from './channels/graph';
@@ -46,6 +47,7 @@ export const contract = {
   ...revocationChannels,
   ...remediationChannels,
   ...auditChannels,
+  ...drillChannels,
 } as const satisfies Record<string, ChannelSpec>;
 
 export type Contract = typeof contract;
