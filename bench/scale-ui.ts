@@ -22,8 +22,8 @@ import { TEST_PASSPHRASE, testSession } from '../electron/testing/testCase';
 import { report } from './lib';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const VIEWS = ['graph', 'timeline', 'disputes', 'evidence', 'review', 'quarantine', 'remediations', 'audit', 'cases'] as const;
-/** BENCH_SHOTS=<dir>: save a screenshot of each case's graph there. */
+const VIEWS = ['dashboard', 'graph', 'timeline', 'disputes', 'evidence', 'review', 'quarantine', 'remediations', 'whatif', 'audit', 'cases'] as const;
+/** BENCH_SHOTS=<dir>: save a screenshot of each case's graph and What-if view there. */
 const SHOTS = process.env.BENCH_SHOTS;
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
@@ -56,6 +56,7 @@ async function measure(label: string, session: Session, actorId: string, passphr
       await page.locator('main').waitFor();
       await settled(page);
       figures[`${view}_ms`] = performance.now() - t;
+      if (SHOTS && view === 'whatif') await page.screenshot({ path: join(SHOTS, `${label}-whatif.png`) });
     }
     Object.assign(figures, await exploreGraph(page, label));
     figures.requests = requests;

@@ -15,6 +15,7 @@ import { IntakeView } from './views/Intake/IntakeView';
 import { EvidenceView } from './views/Evidence/EvidenceView';
 import { GraphView } from './views/Graph/GraphView';
 import { TimelineView } from './views/Timeline/TimelineView';
+import { DashboardView } from './views/Dashboard/DashboardView';
 import { WhatIfView } from './views/WhatIf/WhatIfView';
 import { DisputesView } from './views/Disputes/DisputesView';
 import { QuarantineView } from './views/Quarantine/QuarantineView';
@@ -25,6 +26,7 @@ import { useRouteSync } from './state/useRouteSync';
 
 const VIEW_COMPONENTS: Record<View, () => React.JSX.Element> = {
   cases: CasesView,
+  dashboard: DashboardView,
   intake: IntakeView,
   graph: GraphView,
   timeline: TimelineView,

@@ -35,7 +35,7 @@ export class WorkbenchPage {
     await this.page.getByTestId('status-actor').filter({ hasText: `Acting as ${DISPLAY_NAMES[actorId] ?? actorId}` }).waitFor();
   }
 
-  nav(view: 'cases' | 'intake' | 'graph' | 'timeline' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'whatif' | 'audit') {
+  nav(view: 'cases' | 'dashboard' | 'intake' | 'graph' | 'timeline' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'whatif' | 'audit') {
     return this.page.getByTestId(`nav-${view}`).click();
   }
 

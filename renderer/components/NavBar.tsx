@@ -6,6 +6,7 @@ import { FileMenu } from './FileMenu';
 
 export const VIEW_ITEMS: readonly { view: View; label: string }[] = [
   { view: 'cases', label: 'Cases' },
+  { view: 'dashboard', label: 'Dashboard' },
   { view: 'intake', label: 'Intake' },
   { view: 'graph', label: 'Graph' },
   { view: 'timeline', label: 'Timeline' },

@@ -16,7 +16,7 @@ export interface Route {
   focus?: GraphFocus;
 }
 
-export const VIEWS: readonly View[] = ['cases', 'intake', 'graph', 'timeline', 'evidence', 'review', 'disputes', 'quarantine', 'remediations', 'whatif', 'audit'];
+export const VIEWS: readonly View[] = ['cases', 'dashboard', 'intake', 'graph', 'timeline', 'evidence', 'review', 'disputes', 'quarantine', 'remediations', 'whatif', 'audit'];
 
 export function routeOf(r: Route): string {
   const part = (s: string) => encodeURIComponent(s);

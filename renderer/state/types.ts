@@ -40,7 +40,7 @@ export interface ActionError {
   issues: IssueDetail[];
 }
 
-export type View = 'cases' | 'intake' | 'graph' | 'timeline' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'whatif' | 'audit';
+export type View = 'cases' | 'dashboard' | 'intake' | 'graph' | 'timeline' | 'evidence' | 'review' | 'disputes' | 'quarantine' | 'remediations' | 'whatif' | 'audit';
 
 export interface NavSlice {
   view: View;
