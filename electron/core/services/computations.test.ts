@@ -84,36 +84,47 @@ describe('decisions citing computations', () => {
     expect(d.computationRefs).toEqual([c.computationId]);
   });
 
-  it('revoking an input fences the computation and what cites it: no new citation, and the decision in force blocks the gate', async () => {
-    // The log is only context for this claim: without the computation, revoking it would move nothing.
+  it('revoking an input fences the computation and what cites it: no new citation, pending, then a remediation; the gate names it', async () => {
+    const c = await batches();
+    const d = await rc.call('decision:propose', { claimId: 'cl-batches', verdict: 'SUPPORTED', rationale: 'two batches', computationRefs: [c.computationId] });
+    rc.as('carol');
+    await rc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    rc.as('bob');
+    const whatIf = await rc.call('whatIf:revoke', { revisionIds: [log] });
+    expect(whatIf.computations.map((x) => x.computationId)).toEqual([c.computationId]);
+    expect(whatIf.claims[0]).toMatchObject({ claimId: 'cl-batches', opensRemediation: true });
+
+    await rc.call('evidence:transition', { revisionId: log, to: 'REVOKED', reason: 'the export log was forged' });
+    const [fenced] = (await rc.call('computation:list', { claimId: 'cl-batches' })).computations;
+    expect(fenced).toMatchObject({ state: 'FENCED' });
+    expect(fenced!.reasons.join()).toContain('REVOKED');
+    expect((await rc.refusal('decision:propose', { claimId: 'cl-batches', verdict: 'SUPPORTED', rationale: 'r', computationRefs: [c.computationId] })).message).toContain(`computation ${c.computationId} is FENCED`);
+    // Pending from the moment of the revoke, like any dependent; the worker then opens the remediation.
+    expect((await rc.call('claim:get', { claimId: 'cl-batches' })).pendingRevalidation).toBe(true);
+    rc.as('admin');
+    await rc.call('revocation:runWorker', { maxJobs: 10 });
+    const [open] = (await rc.call('remediation:list', { status: 'OPEN' })).items;
+    expect(open).toMatchObject({ claimId: 'cl-batches', decision: { decisionId: d.decisionId } });
+    const gate = await rc.call('case:gate', {});
+    expect(gate.blockers.map((b) => b.message)).toContainEqual(`decision ${d.decisionId} on claim cl-batches cites computation ${c.computationId}, whose input ${log} is REVOKED; re-review the claim and record the computation again on usable evidence`);
+    // Retaining a successor would carry the decision to a new generation its computation was not made for.
+    rc.as('admin');
+    const next = (await rc.call('evidence:revise', { supersedes: log, content: EXPORT_LOG.replace('exp-77', 'exp-77b'), reason: 're-exported' })).revisionId;
+    await rc.call('evidence:transition', { revisionId: next, to: 'VALIDATED', reason: 'checked' });
+    rc.as('erin');
+    const refusal = await rc.refusal('remediation:retainCurrentRevision', { remediationId: open!.remediationId, successors: [next], expectedProjectionVersion: open!.projectionVersion, reason: 'same export' });
+    expect(refusal.message).toContain(`cites computations (${c.computationId})`);
+  });
+
+  it('computes only over evidence the claim relies on, not CONTEXT', async () => {
     const other = await rc.evidence('ev-other');
     await rc.claim('cl-ctx');
     await rc.bind('cl-ctx', other);
     rc.as('alice');
     await rc.call('claim:bind', { claimId: 'cl-ctx', revisionId: log, relation: 'CONTEXT_ONLY', role: 'CONTEXT' });
     rc.as('bob');
-    const c = await rc.call('computation:create', { claimId: 'cl-ctx', question: 'batches', expression: 'ceil(records / batch_size)', inputs: [{ name: 'records', revisionId: log, quote: '12,400' }, { name: 'batch_size', revisionId: log, quote: '10,000' }] });
-    const d = await rc.call('decision:propose', { claimId: 'cl-ctx', verdict: 'SUPPORTED', rationale: 'two batches', computationRefs: [c.computationId] });
-    rc.as('carol');
-    await rc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
-    rc.as('bob');
-    const whatIf = await rc.call('whatIf:revoke', { revisionIds: [log] });
-    expect(whatIf.computations.map((x) => x.computationId)).toEqual([c.computationId]);
-    expect(whatIf.claims.find((x) => x.claimId === 'cl-ctx')).toMatchObject({ statusAfter: 'SUPPORTED', projectionAfter: 'ELIGIBLE' });
-
-    await rc.call('evidence:transition', { revisionId: log, to: 'REVOKED', reason: 'the export log was forged' });
-    const [fenced] = (await rc.call('computation:list', { claimId: 'cl-ctx' })).computations;
-    expect(fenced).toMatchObject({ state: 'FENCED' });
-    expect(fenced!.reasons.join()).toContain('REVOKED');
-    expect((await rc.refusal('decision:propose', { claimId: 'cl-ctx', verdict: 'SUPPORTED', rationale: 'r', computationRefs: [c.computationId] })).message).toContain(`computation ${c.computationId} is FENCED`);
-    // Pending from the moment of the revoke, like any dependent; after convergence the decision in
-    // force still rests on the fenced computation, and the completion gate says so.
-    expect((await rc.call('claim:get', { claimId: 'cl-ctx' })).pendingRevalidation).toBe(true);
-    rc.as('admin');
-    await rc.call('revocation:runWorker', { maxJobs: 10 });
-    expect((await rc.call('claim:get', { claimId: 'cl-ctx' })).projection).toBe('ELIGIBLE');
-    const gate = await rc.call('case:gate', {});
-    expect(gate.blockers.map((b) => b.message)).toContainEqual(`decision ${d.decisionId} on claim cl-ctx cites computation ${c.computationId}, whose input ${log} is REVOKED; re-review the claim and record the computation again on usable evidence`);
+    const refusal = await rc.refusal('computation:create', { claimId: 'cl-ctx', question: 'q', expression: 'n', inputs: [{ name: 'n', revisionId: log, quote: '12,400' }] });
+    expect(refusal.message).toContain(`${log} is bound to claim cl-ctx as CONTEXT`);
   });
 
   it('approval is refused once a cited computation is fenced', async () => {

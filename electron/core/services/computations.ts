@@ -64,8 +64,13 @@ export function createComputation(ctx: ServiceContext, req: ParsedRequestOf<'com
   const channel = 'computation:create';
   return writeTransaction(ctx.db, () => {
     const claim = loadVisibleClaim(ctx, req.claimId, channel);
-    const bound = new Set(
-      ctx.db.prepare('SELECT revision_id FROM claim_binding WHERE claim_id = ? AND generation = ?').pluck().all(claim.claim_id, claim.generation) as string[],
+    // Inputs must be evidence the claim relies on (REQUIRED or SUPPORTING): revoking one then
+    // moves the claim's support projection off ELIGIBLE, so a decision citing the computation is
+    // fenced and remediated by the same path as any dependent (DESIGN §3.5).
+    const relied = new Map(
+      (
+        ctx.db.prepare('SELECT revision_id, role FROM claim_binding WHERE claim_id = ? AND generation = ?').all(claim.claim_id, claim.generation) as { revision_id: string; role: string }[]
+      ).map((b) => [b.revision_id, b.role]),
     );
     const inputs: StoredInput[] = [];
     let computed: { values: string[]; result: string };
@@ -73,8 +78,12 @@ export function createComputation(ctx: ServiceContext, req: ParsedRequestOf<'com
       const revisions = req.inputs.map((input, i) => {
         const revision = loadVisibleRevision(ctx.db, ctx.actor, input.revisionId, channel);
         // Its inputs are the claim's evidence, so revoking one reaches the claim like any dependent.
-        if (!bound.has(revision.revision_id)) {
+        const role = relied.get(revision.revision_id);
+        if (role === undefined) {
           throw new ComputationError({ input: i, field: 'quote' }, `input ${i + 1}: ${revision.revision_id} is not bound to claim ${claim.claim_id}; bind it first (a computation computes over the claim's evidence)`);
+        }
+        if (role === 'CONTEXT') {
+          throw new ComputationError({ input: i, field: 'quote' }, `input ${i + 1}: ${revision.revision_id} is bound to claim ${claim.claim_id} as CONTEXT; a computation computes over evidence the claim relies on (REQUIRED or SUPPORTING)`);
         }
         return revision;
       });
