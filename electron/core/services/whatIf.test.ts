@@ -14,6 +14,18 @@ async function decide(claimId: string): Promise<void> {
   await rc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
 }
 
+/** Claim cl-derived bound to ev-child, which derives (PROV) from ev-parent; acting as bob. */
+async function derivedClaim(): Promise<{ parent: string; child: string }> {
+  const parent = await rc.evidence('ev-parent');
+  const child = await rc.evidence('ev-child');
+  rc.as('admin');
+  await rc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: [{ type: 'wasDerivedFrom', from: `rev:${child}`, to: `rev:${parent}` }] });
+  await rc.claim('cl-derived');
+  await rc.bind('cl-derived', child);
+  rc.as('bob');
+  return { parent, child };
+}
+
 describe('whatIf:claim: single points of failure', () => {
   it('names the one item a supported claim rests on, and none where two independent sources agree', async () => {
     const a = await rc.evidence('ev-a');
@@ -47,13 +59,7 @@ describe('whatIf:claim: single points of failure', () => {
   });
 
   it('names an unbound revision the bound evidence derives from (PROV), with what would be lost', async () => {
-    const parent = await rc.evidence('ev-parent');
-    const child = await rc.evidence('ev-child');
-    rc.as('admin');
-    await rc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: [{ type: 'wasDerivedFrom', from: `rev:${child}`, to: `rev:${parent}` }] });
-    await rc.claim('cl-derived');
-    await rc.bind('cl-derived', child);
-    rc.as('bob');
+    const { parent, child } = await derivedClaim();
     const { points } = await rc.call('whatIf:claim', { claimId: 'cl-derived' });
     expect(points.find((p) => p.kind === 'derivedFrom')).toEqual({ ref: parent, kind: 'derivedFrom', title: 'Evidence ev-parent', statusAfter: 'INSUFFICIENT', lost: [child] });
   });
@@ -87,13 +93,7 @@ describe('whatIf:revoke', () => {
   });
 
   it('reaches claims through evidence derived from the revision', async () => {
-    const parent = await rc.evidence('ev-parent');
-    const child = await rc.evidence('ev-child');
-    rc.as('admin');
-    await rc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: [{ type: 'wasDerivedFrom', from: `rev:${child}`, to: `rev:${parent}` }] });
-    await rc.claim('cl-derived');
-    await rc.bind('cl-derived', child);
-    rc.as('bob');
+    const { parent, child } = await derivedClaim();
     const answer = await rc.call('whatIf:revoke', { revisionIds: [parent] });
     expect(answer.derived).toEqual([child]);
     expect(answer.claims).toMatchObject([{ claimId: 'cl-derived', statusAfter: 'INSUFFICIENT', lost: [child] }]);
