@@ -32,7 +32,9 @@ test('shows the §37 metrics as the store computes them, opens the items behind 
   await expect(page.getByTestId('drill-unauthorized')).toHaveText('0');
   await page.getByTestId('drill-report').scrollIntoViewIfNeeded();
   await app.screenshot('dashboard-drill');
-  // The drill wrote nothing to the case.
+  // Its figures join the metrics; the drill wrote nothing to the case.
+  await expect(page.getByTestId('metric-injectionPropagation-counts')).toHaveText('0 of 7');
+  await expect(page.getByTestId('metric-injectionPropagation-goal')).toHaveText('meets goal');
   expect((await app.ok('audit:verify', {})).length).toBe(before.length);
 
   await page.getByTestId(`metric-${withItems}-ids`).getByRole('button', { name: sample.ids[0]! }).click();

@@ -19,7 +19,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
   openCase: async (path) => {
     try {
       await call('case:open', { path });
-      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], ...GRAPH_START });
+      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
       await get().refreshAll();
     } catch (err) {
       set({ caseError: messageOf(err) });
@@ -28,7 +28,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
   createCase: async (request) => {
     try {
       await call('case:create', request);
-      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], ...GRAPH_START });
+      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
       await get().refreshAll();
       return true;
     } catch (err) {
@@ -46,7 +46,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
       return false;
     }
     // Another reviewer may be refused what the last one was answered: drop the last answers.
-    set({ unlockError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], ...GRAPH_START });
+    set({ unlockError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
     await get().refreshAll();
     return true;
   },
@@ -54,7 +54,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
     try {
       await call('actor:lock', {});
     } finally {
-      set({ finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], ...GRAPH_START });
+      set({ finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
       await get().loadCase();
     }
   },

@@ -10,4 +10,6 @@ export const createNavSlice: Slice<NavSlice> = (set) => ({
   whatIfRevisions: [],
   setWhatIfRevisions: (whatIfRevisions) => set({ whatIfRevisions }),
   openWhatIf: (whatIfRevisions) => set({ whatIfRevisions, view: 'whatif' }),
+  lastDrill: null,
+  setLastDrill: (lastDrill) => set({ lastDrill }),
 });

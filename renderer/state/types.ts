@@ -8,6 +8,7 @@ import type { ActorKeyView, ChainVerification, ReceiptView } from '../../shared/
 import type { CaseInfo } from '../../shared/ipc/channels/case';
 import type { ClaimDetail } from '../../shared/ipc/channels/claims';
 import type { ImportProgress } from '../../shared/ipc/channels/importJobs';
+import type { DrillReport } from '../../shared/ipc/channels/drill';
 import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
 import type { RemediationView } from '../../shared/ipc/channels/remediation';
 import type { ClaimReview, ClaimReviewSummary } from '../../shared/ipc/channels/review';
@@ -54,6 +55,9 @@ export interface NavSlice {
   setWhatIfRevisions: (revisionIds: string[]) => void;
   /** Opens the What-if view pretending these revisions revoked. */
   openWhatIf: (revisionIds: string[]) => void;
+  /** The last propagation drill run on this case in this window: its figures join the dashboard's metrics. */
+  lastDrill: DrillReport | null;
+  setLastDrill: (report: DrillReport | null) => void;
 }
 
 export interface CaseSlice {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { IdSample, MetricsReport, RevocationDelay } from '../../../shared/ipc/channels/drill';
+import type { IdSample, MetricsReport, RateMetric, RevocationDelay } from '../../../shared/ipc/channels/drill';
 import { call } from '../../bridge';
 import { messageOf } from '../../state/actionError';
 import { useWorkbench } from '../../state/store';
@@ -17,6 +17,12 @@ const RATES = [
   'unauthorizedRetrievalRate',
 ] as const;
 
+/** A drill figure in the metric cards' shape (the drill ran on a copy; nothing behind it to open here). */
+function drillRate(name: string, definition: string, numerator: number, denominator: number, goal: RateMetric['goal']): RateMetric {
+  const rate = denominator === 0 ? null : numerator / denominator;
+  return { name, definition, numerator, denominator, rate, goal, meetsGoal: goal === 'zero' ? numerator === 0 : null, breakdown: {}, ids: [] };
+}
+
 const ms = (v: number | null) => (v === null ? '—' : v < 1000 ? `${Math.round(v)} ms` : `${(v / 1000).toFixed(1)} s`);
 
 /**
@@ -27,6 +33,7 @@ const ms = (v: number | null) => (v === null ? '—' : v < 1000 ? `${Math.round(
 export function DashboardView() {
   const { setView, selectRevision, focusGraph } = useWorkbench(useShallow((s) => ({ setView: s.setView, selectRevision: s.selectRevision, focusGraph: s.focusGraph })));
   const [report, setReport] = useState<MetricsReport | null>(null);
+  const lastDrill = useWorkbench((s) => s.lastDrill);
   const [error, setError] = useState<string | null>(null);
   const read = useCallback(async () => {
     try {
@@ -77,6 +84,22 @@ export function DashboardView() {
               <MetricCard key={key} metric={report[key]} testId={`metric-${key}`} onOpen={open} />
             ))}
             <DelayCard delay={report.revocationPropagationDelay} onOpen={open} />
+            {lastDrill && (
+              <>
+                <MetricCard metric={drillRate('Error propagation rate (last drill)', lastDrill.errorPropagation.definition, lastDrill.errorPropagation.changed, lastDrill.errorPropagation.affectable, 'higher')} testId="metric-errorPropagation" onOpen={open} />
+                <MetricCard
+                  metric={drillRate(
+                    'Injection propagation (last drill)',
+                    'Kinds of effect the planted injection item had beyond its own row, of those the drill measures: permission changes, tool calls, outbox jobs, lifecycle moves, tenant boundary crossings, claims changed, decisions changed. Must be 0.',
+                    Object.values(lastDrill.injectionPropagation.effects).filter((n) => n > 0).length,
+                    Object.keys(lastDrill.injectionPropagation.effects).length,
+                    'zero',
+                  )}
+                  testId="metric-injectionPropagation"
+                  onOpen={open}
+                />
+              </>
+            )}
           </div>
         </>
       )}

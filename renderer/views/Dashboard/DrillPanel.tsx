@@ -1,5 +1,7 @@
 import { useState } from 'react';
-import type { DrillReport, IdSample } from '../../../shared/ipc/channels/drill';
+import { useShallow } from 'zustand/react/shallow';
+import { useWorkbench } from '../../state/store';
+import type { IdSample } from '../../../shared/ipc/channels/drill';
 import { call } from '../../bridge';
 import { messageOf } from '../../state/actionError';
 import { percent } from './MetricCard';
@@ -10,7 +12,7 @@ import { percent } from './MetricCard';
  * an injection did there.
  */
 export function DrillPanel({ onOpen }: { onOpen: (kind: IdSample['kind'], id: string) => void }) {
-  const [report, setReport] = useState<DrillReport | null>(null);
+  const { report, setReport } = useWorkbench(useShallow((s) => ({ report: s.lastDrill, setReport: s.setLastDrill })));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async () => {
