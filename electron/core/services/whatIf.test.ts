@@ -137,5 +137,14 @@ describe('whatIf:case', () => {
     expect(items[0]!.sample).toEqual([{ claimId: 'cl-3', statusBefore: 'SUPPORTED', statusAfter: 'INSUFFICIENT', decided: true }]);
     const page = await rc.call('whatIf:case', { limit: 1, offset: 1 });
     expect(page.items).toEqual([items[1]]);
+    // The ranking is kept between reads, and a decision made since moves it.
+    await decide('cl-1');
+    await decide('cl-2');
+    rc.as('bob');
+    const again = await rc.call('whatIf:case', {});
+    expect(again.items.filter((i) => i.kind === 'revision').map((i) => [i.ref, i.claims, i.decidedClaims])).toEqual([
+      [shared, 2, 2],
+      [lone, 1, 1],
+    ]);
   });
 });

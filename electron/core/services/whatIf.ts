@@ -154,26 +154,49 @@ export function claimPointsOfFailure(ctx: ServiceContext, req: ParsedRequestOf<'
   });
 }
 
+interface Ranked {
+  ref: string;
+  kind: CasePointOfFailure['kind'];
+  flips: CasePointOfFailure['sample'];
+  decidedClaims: number;
+}
+
+/**
+ * The last ranking of each case and the per-claim points it was ranked from. The memo hands back
+ * the same objects while nothing logged touches a claim (a decision on it included: decisions are
+ * logged), so when every value is the one ranked last time, so is the ranking.
+ */
+const rankings = new WeakMap<ServiceContext['db'], { values: readonly ClaimPoints[]; ranked: Ranked[]; claimsWithPoints: number }>();
+
+function rank(ctx: ServiceContext, claims: readonly ClaimRow[], values: readonly ClaimPoints[]): { ranked: Ranked[]; claimsWithPoints: number } {
+  const last = rankings.get(ctx.db);
+  if (last && last.values.length === values.length && last.values.every((v, i) => v === values[i])) return last;
+  const withPoints = claims.flatMap((c, i) => (values[i]!.points.length > 0 ? [{ claim: c, ...values[i]! }] : []));
+  const decided = effectiveDecisions(ctx.db, withPoints.map((c) => c.claim.claim_id));
+  const byRef = new Map<string, { kind: CasePointOfFailure['kind']; flips: CasePointOfFailure['sample'] }>();
+  for (const { claim, status, points } of withPoints) {
+    for (const p of points) {
+      const entry = byRef.get(p.ref) ?? { kind: p.kind === 'source' ? ('source' as const) : ('revision' as const), flips: [] };
+      entry.flips.push({ claimId: claim.claim_id, statusBefore: status, statusAfter: p.statusAfter, decided: decided.has(claim.claim_id) });
+      byRef.set(p.ref, entry);
+    }
+  }
+  const ranked = [...byRef].map(([ref, e]) => ({ ref, ...e, decidedClaims: e.flips.filter((f) => f.decided).length }));
+  ranked.sort((a, b) => b.decidedClaims - a.decidedClaims || b.flips.length - a.flips.length || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  const fresh = { values, ranked, claimsWithPoints: withPoints.length };
+  rankings.set(ctx.db, fresh);
+  return fresh;
+}
+
 export function casePointsOfFailure(ctx: ServiceContext, req: ParsedRequestOf<'whatIf:case'>): ResponseOf<'whatIf:case'> {
   return readTransaction(ctx.db, () => {
     const { claims, values } = pointsFacet(ctx, visibleClaims(ctx));
-    const withPoints = claims.flatMap((c, i) => (values[i]!.points.length > 0 ? [{ claim: c, ...values[i]! }] : []));
-    const decided = effectiveDecisions(ctx.db, withPoints.map((c) => c.claim.claim_id));
-    const byRef = new Map<string, { kind: CasePointOfFailure['kind']; flips: CasePointOfFailure['sample'] }>();
-    for (const { claim, status, points } of withPoints) {
-      for (const p of points) {
-        const entry = byRef.get(p.ref) ?? { kind: p.kind === 'source' ? ('source' as const) : ('revision' as const), flips: [] };
-        entry.flips.push({ claimId: claim.claim_id, statusBefore: status, statusAfter: p.statusAfter, decided: decided.has(claim.claim_id) });
-        byRef.set(p.ref, entry);
-      }
-    }
-    const ranked = [...byRef].map(([ref, e]) => ({ ref, ...e, decidedClaims: e.flips.filter((f) => f.decided).length }));
-    ranked.sort((a, b) => b.decidedClaims - a.decidedClaims || b.flips.length - a.flips.length || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+    const { ranked, claimsWithPoints } = rank(ctx, claims, values as ClaimPoints[]);
     const page = ranked.slice(req.offset, req.offset + req.limit);
     const titles = titlesOf(ctx, page.filter((p) => p.kind === 'revision').map((p) => p.ref));
     return {
       total: ranked.length,
-      claimsWithPoints: withPoints.length,
+      claimsWithPoints,
       items: page.map((p) => ({
         ref: p.ref,
         kind: p.kind,
