@@ -57,6 +57,20 @@ const MUTANTS: Mutant[] = [
     // The contention test kills it only when the writers happen to interleave; the store test always does.
     tests: ['electron/core/store/caseFile.test.ts', 'electron/host/contention.test.ts'],
   },
+  {
+    name: 'what-if: evidence derived from a pretended revision not lost with it',
+    file: 'electron/core/services/whatIf.ts',
+    find: 'statusAfter: deriveStatusFrom(basis, lostBindings(basis, lost)).status,',
+    replace: 'statusAfter: deriveStatusFrom(basis, lostBindings(basis, new Set(pretended))).status,',
+    tests: ['electron/core/services/whatIf.test.ts'],
+  },
+  {
+    name: 'verify: a computation\'s result not recomputed',
+    file: 'electron/core/services/computationChecks.ts',
+    find: 'if (again.result !== row.result) return',
+    replace: 'if (again.result !== again.result) return',
+    tests: ['electron/core/services/computations.test.ts'],
+  },
 ];
 
 let failed = 0;

@@ -1,6 +1,10 @@
 import { copyFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { StoredReceiptFacts } from '../audit/stateChecks';
 import { verifyCaseFile } from '../audit/verifyFile';
+import type { CaseDb } from '../store/caseFile';
+import { COMPUTATION_STATE_CHECKS } from './computationChecks';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { openAsAttacker } from '../../testing/tamper';
@@ -137,6 +141,25 @@ describe('decisions citing computations', () => {
 });
 
 describe('verify recomputes every computation', () => {
+  it('names a result its own arithmetic does not give even when the receipt agrees with the row (a receipt a faulty build wrote)', async () => {
+    const c = await batches();
+    rc.session.close();
+    const db = new Database(rc.casePath, { readonly: true });
+    const receipt = db.prepare("SELECT * FROM audit_receipt WHERE action = 'computation:create'").get() as { seq: number; at: string; actor: string; targets: string; body: string };
+    db.close();
+    const attacker = openAsAttacker(rc.casePath);
+    attacker.prepare('UPDATE computation SET result = ? WHERE computation_id = ?').run('3', c.computationId);
+    const body = JSON.stringify({ ...JSON.parse(receipt.body), result: '3' });
+    const facts = new StoredReceiptFacts(receipt.seq, receipt.at, true, 'computation:create', receipt.actor, JSON.parse(receipt.targets) as string[], body, null, {});
+    expect(COMPUTATION_STATE_CHECKS[0]!.check(attacker as unknown as CaseDb, facts, '')).toBe(`computation ${c.computationId} recomputes to 2, not the recorded 3`);
+    // And an input that no longer reads the value recorded for it.
+    const inputs = c.inputs.map((i) => (i.name === 'records' ? { ...i, value: '12401' } : i));
+    attacker.prepare('UPDATE computation SET result = ?, inputs = ? WHERE computation_id = ?').run('2', JSON.stringify(inputs), c.computationId);
+    const withInputs = new StoredReceiptFacts(receipt.seq, receipt.at, true, 'computation:create', receipt.actor, JSON.parse(receipt.targets) as string[], JSON.stringify({ ...JSON.parse(receipt.body), inputs }), null, {});
+    expect(COMPUTATION_STATE_CHECKS[0]!.check(attacker as unknown as CaseDb, withInputs, '')).toBe(`computation ${c.computationId}: input "records" reads 12400, not the recorded 12401`);
+    attacker.close();
+  });
+
   it('names a tampered result, a tampered input quote and a computation no receipt wrote', async () => {
     const c = await batches();
     rc.session.close();
