@@ -142,7 +142,7 @@ function EvidenceText({ revisionId, testId, onPick }: { revisionId: string; test
           Use selection
         </button>
       </span>
-      <pre className="evidence-text" data-testid={testId} ref={pre}>
+      <pre className="evidence-text" data-testid={testId} ref={pre} tabIndex={0}>
         {detail.content}
       </pre>
     </div>

@@ -21,7 +21,8 @@ export function InertText({ content, testId }: { content: string; testId: string
           Contains {hidden} invisible or control character{hidden === 1 ? '' : 's'}, shown as ⟨U+XXXX⟩ markers.
         </p>
       )}
-      <pre className="evidence-text" data-testid={testId}>
+      {/* Focusable: a long text scrolls, and the keyboard must reach it too. */}
+      <pre className="evidence-text" data-testid={testId} tabIndex={0}>
         <SegmentNodes segments={segments} />
       </pre>
       {content.length > PREVIEW_CHARS && !showAll && (

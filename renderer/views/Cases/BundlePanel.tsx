@@ -105,10 +105,10 @@ export function BundlePanel() {
       </p>
       <PathAction testId="bundle-import" placeholder="/evidence/incident-2232.ndjson" caption="Import file" busy={busy} onRun={importFile} />
       <PathAction testId="bundle-export" placeholder="/evidence/handoff.ndjson" caption="Export bundle" busy={busy} onRun={exportBundle}>
-        <EnumSelect values={['ndjson', 'json', 'stix'] as const} value={format} onChange={setFormat} testId="bundle-export-format" label={(f) => (f === 'stix' ? 'STIX 2.1' : `bundle, ${f.toUpperCase()}`)} />
+        <EnumSelect values={['ndjson', 'json', 'stix'] as const} value={format} onChange={setFormat} testId="bundle-export-format" ariaLabel="Export format" label={(f) => (f === 'stix' ? 'STIX 2.1' : `bundle, ${f.toUpperCase()}`)} />
       </PathAction>
       <PathAction testId="report" placeholder="/reports/ir-2231.html" caption="Write case report" busy={busy} onRun={writeReport}>
-        <EnumSelect values={REPORT_FORMATS} value={reportFormat} onChange={setReportFormat} testId="report-format" label={(f) => REPORT_LABEL[f]} />
+        <EnumSelect values={REPORT_FORMATS} value={reportFormat} onChange={setReportFormat} testId="report-format" ariaLabel="Report format" label={(f) => REPORT_LABEL[f]} />
       </PathAction>
       <div className="row">
         <button type="button" className="secondary" data-testid="report-print" disabled={busy} onClick={() => void run(printReport)}>

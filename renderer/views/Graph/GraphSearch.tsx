@@ -22,7 +22,7 @@ export function GraphSearch({ onOpen }: { onOpen: (hit: SearchHit) => void }) {
         type="search"
         data-testid="graph-search"
         aria-label="Find a claim or evidence in the case"
-        aria-controls={listId}
+        aria-controls={(hits || error) && q.trim().length >= 2 ? listId : undefined}
         placeholder="Find claim or evidence…"
         value={q}
         onChange={(e) => setQ(e.target.value)}

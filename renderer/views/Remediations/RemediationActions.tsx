@@ -83,6 +83,7 @@ export function RemediationActions({ remediation }: { remediation: RemediationVi
               </span>
               <select
                 data-testid={`remediation-successor-${a.revisionId}`}
+                aria-label={`Successor for ${a.revisionId}`}
                 value={picks[a.bindingId] ?? ''}
                 onChange={(e) => setPicks((p) => ({ ...p, [a.bindingId]: e.target.value }))}
               >

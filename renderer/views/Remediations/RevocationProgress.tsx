@@ -101,7 +101,7 @@ export function RevocationTable({ status }: { status: RevocationStatus | null })
                   <td className="small" data-testid={`revocation-converged-${r.revisionId}`}>
                     {r.dependentsConverged}/{total ?? '?'}
                     {r.derivedFences > 0 && ` (+${r.derivedFences} derived revisions)`}
-                    <div className="progress-bar" aria-label={`${pct}% converged`}>
+                    <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label={`${pct}% converged`}>
                       <span style={{ width: `${pct}%` }} />
                     </div>
                   </td>
