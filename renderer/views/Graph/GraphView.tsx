@@ -202,7 +202,7 @@ function GraphCanvas() {
             // Offline tool: the attribution is a link to the internet the window cannot open anyway.
             proOptions={{ hideAttribution: true }}
           >
-            <Background gap={24} size={1} color="#d9dde3" />
+            <Background gap={24} size={1} color="var(--graph-grid)" />
             {showMap && <MiniMap pannable zoomable ariaLabel="Overview of the graph" nodeColor={miniMapColour} data-testid="graph-minimap" />}
           </ReactFlow>
         </div>
@@ -214,4 +214,4 @@ function GraphCanvas() {
   );
 }
 
-const miniMapColour = (n: WorkbenchFlowNode): string => (n.type === 'claim' ? '#5b6b82' : n.type === 'evidence' ? '#a9b4c2' : 'transparent');
+const miniMapColour = (n: WorkbenchFlowNode): string => (n.type === 'claim' ? 'var(--minimap-claim)' : n.type === 'evidence' ? 'var(--minimap-evidence)' : 'transparent');
