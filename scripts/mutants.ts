@@ -60,8 +60,8 @@ const MUTANTS: Mutant[] = [
   {
     name: 'what-if: evidence derived from a pretended revision not lost with it',
     file: 'electron/core/services/whatIf.ts',
-    find: 'statusAfter: deriveStatusFrom(basis, lostBindings(basis, lost)).status,',
-    replace: 'statusAfter: deriveStatusFrom(basis, lostBindings(basis, new Set(pretended))).status,',
+    find: 'const lostHere = lostBindings(basis, lost);',
+    replace: 'const lostHere = lostBindings(basis, new Set(pretended));',
     tests: ['electron/core/services/whatIf.test.ts'],
   },
   {

@@ -11,6 +11,7 @@ import { canSee } from '../store/acl';
 import { readTransaction, writeTransaction } from '../store/caseFile';
 import { loadVisibleClaim, type ClaimRow } from '../store/claimRows';
 import { loadVisibleRevision, type RevisionRow } from '../store/evidenceRows';
+import { IN_FORCE } from '../store/reviewRows';
 import { visibleRefs } from './claimBasis';
 import { usableInClaim } from './claims';
 
@@ -218,15 +219,6 @@ export function assertCitable(ctx: ServiceContext, claim: ClaimRow, refs: readon
   }
 }
 
-/** The computations among `computationIds` with an input among `revisionIds`. */
-export function computationsOver(db: ServiceContext['db'], computationIds: readonly string[], revisionIds: ReadonlySet<string>): string[] {
-  if (computationIds.length === 0 || revisionIds.size === 0) return [];
-  return db
-    .prepare('SELECT DISTINCT computation_id FROM computation_input WHERE computation_id IN (SELECT value FROM json_each(?)) AND revision_id IN (SELECT value FROM json_each(?)) ORDER BY 1')
-    .pluck()
-    .all(JSON.stringify(computationIds), JSON.stringify([...revisionIds])) as string[];
-}
-
 /**
  * Decisions in force that cite a computation an input of which has left VALIDATED since (the
  * completion gate): like a decision resting on revoked evidence, it stays open until the claim is
@@ -240,8 +232,7 @@ export function fencedCitations(db: ServiceContext['db']): { decisionId: string;
        JOIN json_each(d.computation_refs) ref
        JOIN computation_input i ON i.computation_id = ref.value
        JOIN evidence_revision r ON r.revision_id = i.revision_id
-       WHERE d.status = 'APPROVED' AND r.state <> 'VALIDATED'
-         AND d.rowid = (SELECT MAX(e.rowid) FROM decision e WHERE e.claim_id = d.claim_id AND e.status = 'APPROVED')
+       WHERE ${IN_FORCE('d')} AND r.state <> 'VALIDATED'
        ORDER BY d.claim_id, i.computation_id, r.revision_id`,
     )
     .all() as { decisionId: string; claimId: string; computationId: string; revisionId: string; state: string }[];

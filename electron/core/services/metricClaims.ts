@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context';
 import { aclFilter } from '../store/acl';
 import { visibleClaimRowsIn } from '../store/claimRows';
 import { ancestorFences } from '../store/fenceRows';
+import { IN_FORCE } from '../store/reviewRows';
 import { claimStatusBasis } from './claims';
 import { claimProjection } from './projection';
 import { openRemediationClaims } from './remediationRows';
@@ -148,8 +149,7 @@ export function decisionsInForce(ctx: ServiceContext): { decision_id: string; cl
   return ctx.db
     .prepare(
       `SELECT d.decision_id, d.claim_id, d.generation, d.proposed_at FROM decision d JOIN claim c ON c.claim_id = d.claim_id
-       WHERE d.status = 'APPROVED' AND ${acl.sql} AND d.generation = c.generation
-         AND d.rowid = (SELECT MAX(d2.rowid) FROM decision d2 WHERE d2.claim_id = d.claim_id AND d2.status = 'APPROVED')
+       WHERE ${IN_FORCE('d')} AND ${acl.sql} AND d.generation = c.generation
          AND json(d.evidence_refs) = (SELECT json_group_array(revision_id) FROM
            (SELECT b.revision_id FROM claim_binding b WHERE b.claim_id = d.claim_id AND b.generation = d.generation ORDER BY b.revision_id))
        ORDER BY d.decision_id`,

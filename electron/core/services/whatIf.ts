@@ -58,27 +58,29 @@ export function whatIfRevoke(ctx: ServiceContext, req: ParsedRequestOf<'whatIf:r
     const alreadyOpen = openRemediationClaims(ctx.db, ids);
     const now = ctx.now();
     const revoked = new Map(pretended.map((id) => [id, 'REVOKED' as const]));
+    const stale = new Set(derived);
     const reached: WhatIfClaim[] = claims.map((claim) => {
       const basis = claimStatusBasis(ctx, claim);
       const s = states.get(claim.claim_id)!;
       const after = liveProjection(s, now, undefined, {
         states: revoked,
         ignoreRoots: new Set(),
-        alsoStale: new Set(s.bindings.map((b) => b.revision_id).filter((ref) => derived.includes(ref))),
+        alsoStale: new Set(s.bindings.map((b) => b.revision_id).filter((ref) => stale.has(ref))),
       }).projection;
       const before = projectionBefore(s, now);
       const decision = decisions.get(claim.claim_id);
+      const lostHere = lostBindings(basis, lost);
       return {
         claimId: claim.claim_id,
         statement: claim.statement,
         statusBefore: deriveStatusFrom(basis).status,
-        statusAfter: deriveStatusFrom(basis, lostBindings(basis, lost)).status,
+        statusAfter: deriveStatusFrom(basis, lostHere).status,
         projectionBefore: before,
         projectionAfter: after,
         decisionId: decision?.decision_id ?? null,
         opensRemediation: opensRemediation({ before, after, decision, generation: s.generation, alreadyOpen: alreadyOpen.has(claim.claim_id) }),
         // Named only when the reader may see them.
-        lost: [...lostBindings(basis, lost)],
+        lost: [...lostHere],
       };
     });
     const changed = (c: WhatIfClaim) => c.statusBefore !== c.statusAfter || c.opensRemediation;

@@ -77,14 +77,19 @@ export function voteState(r: VoteRow) {
 }
 
 /**
- * The approved decision in force for each claim: approvals happen one proposal at a time, in
- * order, so the latest approval (highest rowid) is the one in force. The one definition of it.
+ * SQL condition on a decision row `d`: it is the approved decision in force for its claim.
+ * Approvals happen one proposal at a time, in order, so the latest approval (highest rowid) is the
+ * one in force. The one definition of it; effectiveDecisions and the queries that need it in SQL
+ * (metrics, the gate's computation check) use this.
  */
+export const IN_FORCE = (d: string): string =>
+  `${d}.status = 'APPROVED' AND ${d}.rowid = (SELECT MAX(e.rowid) FROM decision e WHERE e.claim_id = ${d}.claim_id AND e.status = 'APPROVED')`;
+
+/** The approved decision in force for each claim (IN_FORCE). */
 export function effectiveDecisions(db: CaseDb, claimIds: readonly string[]): Map<string, DecisionRow> {
   const rows = db
-    .prepare(`SELECT * FROM decision WHERE status = 'APPROVED' AND claim_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`)
+    .prepare(`SELECT d.* FROM decision d WHERE d.claim_id IN (SELECT value FROM json_each(?)) AND ${IN_FORCE('d')}`)
     .all(JSON.stringify(claimIds)) as DecisionRow[];
-  // Ascending rowid: the last one written for a claim wins.
   return new Map(rows.map((d) => [d.claim_id, d]));
 }
 
