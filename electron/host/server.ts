@@ -29,8 +29,10 @@ export interface HostTimeouts {
   requestMs: number;
   /** How long an idle kept-alive connection waits for its next request. */
   keepAliveMs: number;
+  /** On close, how long a request already in flight may finish before its connection is cut. */
+  closeGraceMs: number;
 }
-export const DEFAULT_HOST_TIMEOUTS: HostTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+export const DEFAULT_HOST_TIMEOUTS: HostTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, closeGraceMs: 2_000 };
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -149,6 +151,22 @@ function serveStatic(res: ServerResponse, rendererDir: string, urlPath: string):
 }
 
 /**
+ * Stops accepting, drops idle kept-alive connections at once, and gives requests in flight
+ * `graceMs` to finish before cutting their connections: a client that keeps its connection busy
+ * (a window still polling) cannot hold the host open.
+ */
+function closeWithin(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((done) => {
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(cut);
+      done();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/**
  * Serves the workbench's handler table and built UI on 127.0.0.1 only. Every API call needs the
  * per-launch token, and Host/Origin must name this loopback origin: a page on another origin, or
  * a DNS name rebound to 127.0.0.1, gets 403 before any handler runs.
@@ -257,6 +275,6 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     port,
     token,
     server,
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    close: () => closeWithin(server, timeouts.closeGraceMs),
   };
 }

@@ -74,7 +74,7 @@ async function dribble(client: RawClient, everyMs = 50): Promise<void> {
 
 /** The host's limit, written out: the test holds the host to the number its message promises. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-const SHORT: HostTimeouts = { headersMs: 300, requestMs: 600, keepAliveMs: 300 };
+const SHORT: HostTimeouts = { headersMs: 300, requestMs: 600, keepAliveMs: 300, closeGraceMs: 300 };
 const SLACK_MS = 500;
 
 let dir: string;
@@ -211,6 +211,40 @@ describe('slow clients', () => {
     const reply = await exchange(slowHost.port, ({ write }) => write(post(slowHost, '/api/actor:lock', 'content-length: 2\r\nconnection: close\r\n') + '{}'));
     expect(reply).toMatchObject({ status: 200, closed: true });
     expect(JSON.parse(reply.body)).toEqual({ ok: true, value: { locked: true } });
+    expect(lockCalls).toBe(1);
+  });
+});
+
+describe('closing the host', () => {
+  const lock = (h: RunningHost) => post(h, '/api/actor:lock', 'content-length: 2\r\n') + '{}';
+  /** Keep-alive far beyond the test, so only the host's close can end a kept-alive connection in time. */
+  const LONG_KEEP_ALIVE = { ...SHORT, keepAliveMs: 60_000 };
+
+  it('a request in flight is answered, and its kept-alive connection is cut after the grace period', async () => {
+    // Node's server.close() leaves such a connection open until its keep-alive runs out, and a
+    // window that keeps sending on it would hold the host open for ever.
+    const closing = await startHost({ session: testSession({ userDataDir: join(dir, 'closing-busy') }), handlers: counting, timeouts: LONG_KEEP_ALIVE });
+    lockDelayMs = 200;
+    const inFlight = exchange(closing.port, ({ write }) => write(lock(closing)), 10_000);
+    await sleep(100);
+    const started = Date.now();
+    await closing.close();
+    const tookMs = Date.now() - started;
+    const reply = await inFlight;
+    expect(reply).toMatchObject({ status: 200, closed: true });
+    expect(JSON.parse(reply.body)).toEqual({ ok: true, value: { locked: true } });
+    expect(tookMs).toBeGreaterThanOrEqual(SHORT.closeGraceMs - 50);
+    expect(tookMs).toBeLessThan(SHORT.closeGraceMs + SLACK_MS);
+  });
+
+  it('an idle kept-alive connection is dropped at once', async () => {
+    const closing = await startHost({ session: testSession({ userDataDir: join(dir, 'closing-idle') }), handlers: counting, timeouts: { ...LONG_KEEP_ALIVE, closeGraceMs: 10_000 } });
+    const idle = exchange(closing.port, ({ write }) => write(lock(closing)), 10_000);
+    await sleep(200);
+    const started = Date.now();
+    await closing.close();
+    expect(Date.now() - started).toBeLessThan(SLACK_MS);
+    expect(await idle).toMatchObject({ status: 200, closed: true });
     expect(lockCalls).toBe(1);
   });
 });
