@@ -285,5 +285,5 @@ test('a list that could not be read says so with Retry, never "nothing here"', a
   await expect(page.getByTestId('load-error')).toHaveCount(0);
   await expect(page.getByTestId('dispute-entry-claim:cl-powershell')).toBeVisible();
   await app.nav('evidence');
-  await expect(page.getByTestId('evidence-count')).toHaveText('30 of 30 visible revisions');
+  await expect(page.getByTestId('evidence-count')).toHaveText('30 matching');
 });

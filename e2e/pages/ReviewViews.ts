@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { WorkbenchPage } from './WorkbenchPage';
 
 /** The lifecycle move form, wherever it is rendered (Evidence, Graph, Disputes, Quarantine). */
@@ -63,11 +63,28 @@ export class EvidenceViewPage {
     await this.row(revisionId).click();
     await this.page.getByTestId('evidence-detail-id').filter({ hasText: revisionId }).waitFor();
   }
-  filterState(state: string): Promise<void> {
-    return this.page.getByTestId(`evidence-filter-state-${state}`).click();
+  /**
+   * The queue is read from the store on every filter change: the chip or picker shows the new
+   * filter in the same render that starts the read, so waiting for it and then for the read to end
+   * waits for the rows of that filter.
+   */
+  async settled(): Promise<void> {
+    await expect(this.page.getByTestId('evidence-loading')).toHaveCount(0);
   }
-  filterKind(kind: string): Promise<string[]> {
-    return this.page.getByTestId('evidence-filter-kind').selectOption(kind);
+  async filterState(state: string): Promise<void> {
+    await this.page.getByTestId(`evidence-filter-state-${state}`).click();
+    await expect(this.page.getByTestId(`evidence-filter-state-${state}`)).toHaveAttribute('aria-pressed', 'true');
+    await this.settled();
+  }
+  async filterKind(kind: string): Promise<void> {
+    await this.page.getByTestId('evidence-filter-kind').selectOption(kind);
+    await expect(this.page.getByTestId('evidence-filter-kind')).toHaveValue(kind);
+    await this.settled();
+  }
+  async sortBy(sort: string): Promise<void> {
+    await this.page.getByTestId('evidence-sort').selectOption(sort);
+    await expect(this.page.getByTestId('evidence-sort')).toHaveValue(sort);
+    await this.settled();
   }
   /** Revision ids of the rows currently listed. */
   async listedIds(): Promise<string[]> {

@@ -77,6 +77,8 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       admin: fc.record({ actorId: fc.constantFrom('admin', 'root'), displayName: fc.constant('Admin'), passphrase: fc.constant(TEST_PASSPHRASE) }),
     }),
   'case:recent': empty,
+  'view:recall': () => fc.record({ view: fc.constantFrom('evidence', 'review', 'quarantine') }),
+  'view:remember': () => fc.record({ view: fc.constantFrom('evidence', 'review', 'quarantine'), value: fc.constantFrom({ state: 'CANDIDATE' }, null, 'x'.repeat(5000)) }),
   'actor:list': empty,
   'actor:unlock': (ids) => fc.record({ actorId: fc.constantFrom(...ids.actors, 'nobody'), passphrase: fc.constantFrom(TEST_PASSPHRASE, 'not the passphrase') }),
   'actor:lock': empty,
@@ -94,8 +96,11 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
     fc.record({
       state: opt(fc.constantFrom(...LIFECYCLE_STATES)),
       kind: opt(fc.constantFrom(...EVIDENCE_KINDS)),
+      text: opt(fc.constantFrom('ev-', '%', '_x', '')),
+      sort: opt(fc.constantFrom('revision', 'observed-desc', 'observed-asc', 'state')),
       limit: opt(fc.integer({ min: 1, max: 200 })),
-      after: opt(fc.constantFrom('ev-a@1', 'not-a-cursor', '')),
+      after: opt(fc.constantFrom('ev-a@1', 'not-a-cursor', '', '["2026-11-20T03:00:00Z","ev-a@1"]', '[null,"ev-a@1"]')),
+      counts: opt(fc.boolean()),
     }),
   'evidence:get': (ids) => fc.record({ revisionId: revision(ids) }),
   'evidence:ingest': (ids) =>
@@ -115,6 +120,11 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       reason: REASON,
       supportingRef: opt(fc.constant('ticket:INC-7')),
       overrideReason: opt(REASON),
+    }),
+  'evidence:validateMany': (ids) =>
+    fc.record({
+      items: fc.array(fc.record({ revisionId: revision(ids), from: fc.constantFrom(...LIFECYCLE_STATES) }), { minLength: 1, maxLength: 3 }),
+      reason: REASON,
     }),
   'evidence:validate': (ids) => fc.record({ revisionId: revision(ids) }),
   'evidence:verifySpan': (ids) => fc.record({ revisionId: revision(ids) }),

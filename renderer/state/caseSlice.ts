@@ -62,6 +62,6 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
     await get().loadCase();
     // Locked: nothing else may be read until a reviewer unlocks this window.
     if (!get().caseInfo?.actor) return;
-    await Promise.all([get().loadEvidence(), get().loadClaims(), get().loadGraph(), get().loadAudit(), get().loadReviews(), get().loadGate()]);
+    await Promise.all([get().loadEvidence(), get().loadEvidenceQueue(), get().loadClaims(), get().loadGraph(), get().loadAudit(), get().loadReviews(), get().loadGate()]);
   },
 });

@@ -114,6 +114,7 @@ describe('evidence slice', () => {
     call.mockImplementationOnce(async () => ({ revisionId: 'ev-a@1', from: 'VALIDATED', to: 'DISPUTED' }));
     expect(await useWorkbench.getState().transitionRevision({ revisionId: 'ev-a@1', to: 'DISPUTED', reason: 'conflicts with ev-b@1' })).toBeNull();
     expect(call.mock.calls[0]).toEqual(['evidence:transition', { revisionId: 'ev-a@1', to: 'DISPUTED', reason: 'conflicts with ev-b@1' }]);
-    expect([calls('evidence:list'), calls('claim:list'), calls('audit:verify')]).toEqual([1, 1, 1]);
+    // evidence:list twice: the revisions other views look up, and the Evidence queue's first page.
+    expect([calls('evidence:list'), calls('claim:list'), calls('audit:verify')]).toEqual([2, 1, 1]);
   });
 });

@@ -12,7 +12,6 @@ export const createEvidenceSlice: Slice<EvidenceSlice> = (set, get) => ({
   evidence: [],
   revisionDetails: {},
   evidenceError: null,
-  evidenceFilter: { state: 'ALL', kind: 'ALL', text: '' },
   loadEvidence: async () => {
     try {
       const items: RevisionSummary[] = [];
@@ -48,7 +47,6 @@ export const createEvidenceSlice: Slice<EvidenceSlice> = (set, get) => ({
       ...(failure ? { evidenceError: messageOf(failure.reason) } : {}),
     }));
   },
-  setEvidenceFilter: (patch) => set((s) => ({ evidenceFilter: { ...s.evidenceFilter, ...patch } })),
   transitionRevision: async (request) => {
     try {
       await call('evidence:transition', request);

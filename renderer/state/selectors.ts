@@ -31,6 +31,7 @@ export const selectUnlock = (s: WorkbenchState) => ({ caseInfo: s.caseInfo, acto
 
 export const selectEvidenceView = (s: WorkbenchState) => ({
   evidence: s.evidence,
+  queue: s.evidenceQueue,
   filter: s.evidenceFilter,
   selectedId: s.selectedRevisionId,
   details: s.revisionDetails,
@@ -89,6 +90,8 @@ export const selectActions = (s: WorkbenchState) => ({
   selectDispute: s.selectDispute,
   selectQuarantined: s.selectQuarantined,
   setEvidenceFilter: s.setEvidenceFilter,
+  loadEvidenceQueue: s.loadEvidenceQueue,
+  loadMoreEvidence: s.loadMoreEvidence,
   ensureRevisionDetails: s.ensureRevisionDetails,
   ensureClaimDetails: s.ensureClaimDetails,
   transitionRevision: s.transitionRevision,

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { createCaseSlice } from './caseSlice';
 import { createEvidenceSlice } from './evidenceSlice';
+import { createEvidenceQueueSlice } from './evidenceQueueSlice';
 import { createClaimsSlice } from './claimsSlice';
 import { createAuditSlice } from './auditSlice';
 import { createNavSlice } from './navSlice';
@@ -16,6 +17,7 @@ export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createNavSlice(...a),
   ...createCaseSlice(...a),
   ...createEvidenceSlice(...a),
+  ...createEvidenceQueueSlice(...a),
   ...createClaimsSlice(...a),
   ...createAuditSlice(...a),
   ...createGraphSlice(...a),

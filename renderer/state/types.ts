@@ -9,7 +9,7 @@ import type { CaseInfo } from '../../shared/ipc/channels/case';
 import type { ClaimDetail } from '../../shared/ipc/channels/claims';
 import type { ImportProgress } from '../../shared/ipc/channels/importJobs';
 import type { DrillReport } from '../../shared/ipc/channels/drill';
-import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
+import type { EvidenceCounts, EvidenceDetail, EvidenceSort } from '../../shared/ipc/channels/evidence';
 import type { RemediationView } from '../../shared/ipc/channels/remediation';
 import type { ClaimReview, ClaimReviewSummary } from '../../shared/ipc/channels/review';
 import type { RevocationStatus } from '../../shared/ipc/channels/revocation';
@@ -18,6 +18,7 @@ import type { ErrorCode, IssueDetail } from '../../shared/ipc/envelope';
 
 export type WorkbenchState = CaseSlice &
   EvidenceSlice &
+  EvidenceQueueSlice &
   ClaimsSlice &
   AuditSlice &
   NavSlice &
@@ -83,6 +84,32 @@ export interface EvidenceFilter {
   kind: EvidenceKind | 'ALL';
   /** Case-insensitive match on revision id, title, source type and producer. */
   text: string;
+  sort: EvidenceSort;
+}
+
+/** The Evidence view's queue: pages read as the list scrolls, filtered, ordered and counted by the store. */
+export interface EvidenceQueue {
+  items: RevisionSummary[];
+  nextCursor: string | null;
+  counts: EvidenceCounts | null;
+  loading: boolean;
+  /** Why the last page could not be read; the rows already shown stay. */
+  error: string | null;
+}
+
+export interface EvidenceQueueSlice {
+  evidenceFilter: EvidenceFilter;
+  /** The case the filter was recalled for: another case recalls its own. */
+  evidenceFilterCase: string | null;
+  evidenceQueue: EvidenceQueue;
+  /** Changes the filter or order, remembers it for this case on this machine, and reads the first page. */
+  setEvidenceFilter: (patch: Partial<EvidenceFilter>) => Promise<void>;
+  /** Reads the first page (and the counts) again; recalls this case's filter first if the case changed. */
+  loadEvidenceQueue: () => Promise<void>;
+  /** Reads the next page, unless one is being read or none is left. */
+  loadMoreEvidence: () => Promise<void>;
+  /** Validates the selected revisions, each receipted, all or none; on success everything is reloaded. */
+  validateEvidence: (items: { revisionId: string; from: LifecycleState }[], reason: string) => Promise<ResponseOf<'evidence:validateMany'> | ActionError>;
 }
 
 export interface EvidenceSlice {
@@ -90,11 +117,9 @@ export interface EvidenceSlice {
   /** Full revisions (content, context, history) fetched on demand, keyed by revision id. */
   revisionDetails: Record<string, EvidenceDetail>;
   evidenceError: string | null;
-  evidenceFilter: EvidenceFilter;
   loadEvidence: () => Promise<void>;
   /** Fetches the detail of each listed revision that is not cached yet. */
   ensureRevisionDetails: (revisionIds: readonly string[]) => Promise<void>;
-  setEvidenceFilter: (patch: Partial<EvidenceFilter>) => void;
   /** Asks the service for a lifecycle move; on success everything it can affect is reloaded. */
   transitionRevision: (request: RequestOf<'evidence:transition'>) => Promise<ActionError | null>;
   /** Dry run of the validation checklist: what a move to VALIDATED would find, writing nothing. */

@@ -6,6 +6,7 @@ import { createActor } from '../services/actors';
 import { listActors } from '../store/actorRows';
 import { initCase, readCaseMeta } from '../services/caseMeta';
 import type { Seat } from '../session';
+import { recallViewPrefs, rememberViewPrefs } from '../viewPrefs';
 import { schemaVersion } from '../store/caseFile';
 
 /** What the window shows of the open case; counts and actor only once someone is unlocked here. */
@@ -48,6 +49,11 @@ export const caseHandlers = {
     return caseInfo(s);
   },
   'case:recent': (s) => ({ cases: s.recent() }),
+  'view:recall': (s, req) => ({ value: recallViewPrefs(s.session.userDataDir, readCaseMeta(s.context().db).caseId, req.view) }),
+  'view:remember': (s, req) => {
+    rememberViewPrefs(s.session.userDataDir, readCaseMeta(s.context().db).caseId, req.view, req.value, s.now());
+    return { remembered: true as const };
+  },
   'actor:list': (s) => listActors(s.db()),
   'actor:unlock': (s, req) => s.unlock(req.actorId, req.passphrase),
   'actor:lock': (s) => {
@@ -57,5 +63,5 @@ export const caseHandlers = {
   'actor:passphrase': (s, req) => ({ actorId: s.changePassphrase(req.current, req.next) }),
   'actor:create': (s, { passphrase, ...actor }) => createActor(s.context(), actor, passphrase),
 } satisfies HandlersFor<
-  'case:info' | 'case:open' | 'case:create' | 'case:recent' | 'actor:list' | 'actor:unlock' | 'actor:lock' | 'actor:passphrase' | 'actor:create'
+  'case:info' | 'case:open' | 'case:create' | 'case:recent' | 'view:recall' | 'view:remember' | 'actor:list' | 'actor:unlock' | 'actor:lock' | 'actor:passphrase' | 'actor:create'
 >;

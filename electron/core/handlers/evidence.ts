@@ -2,13 +2,14 @@ import type { HandlersFor } from '../dispatch';
 import { confirmIndependent } from '../services/copies';
 import { ingestEvidence, reviseEvidence } from '../services/evidence';
 import { getEvidence, listEvidence, validateEvidence } from '../services/evidenceReads';
-import { transitionEvidence, verifySpan } from '../services/evidenceTransitions';
+import { transitionEvidence, validateMany, verifySpan } from '../services/evidenceTransitions';
 
 export const evidenceHandlers = {
   'evidence:list': (s, req) => listEvidence(s.context(), req),
   'evidence:get': (s, req) => getEvidence(s.context(), req.revisionId),
   'evidence:ingest': (s, req) => ingestEvidence(s.context(), req),
   'evidence:transition': (s, req) => transitionEvidence(s.context(), req),
+  'evidence:validateMany': (s, req) => validateMany(s.context(), req),
   'evidence:revise': (s, req) => reviseEvidence(s.context(), req),
   'evidence:validate': (s, req) => validateEvidence(s.context(), req.revisionId),
   'evidence:verifySpan': (s, req) => verifySpan(s.context(), req.revisionId),
@@ -19,6 +20,7 @@ export const evidenceHandlers = {
   | 'evidence:get'
   | 'evidence:ingest'
   | 'evidence:transition'
+  | 'evidence:validateMany'
   | 'evidence:revise'
   | 'evidence:validate'
   | 'evidence:verifySpan'

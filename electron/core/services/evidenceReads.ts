@@ -1,9 +1,12 @@
 import { canTransition } from '../../../shared/domain/lifecycle';
-import type { RevisionSummary } from '../../../shared/domain/schemas';
+import { RevisionId } from '../../../shared/domain/schemas';
 import { usability } from '../../../shared/domain/usable';
 import { failedChecks } from '../../../shared/domain/validationChecklist';
-import type { EvidenceDetail } from '../../../shared/ipc/channels/evidence';
-import type { ParsedRequestOf } from '../../../shared/ipc/contract';
+import type { EvidenceCounts, EvidenceDetail, EvidenceSort } from '../../../shared/ipc/channels/evidence';
+import type { ParsedRequestOf, ResponseOf } from '../../../shared/ipc/contract';
+import { z } from 'zod';
+import { LIFECYCLE_STATES, type LifecycleState } from '../../../shared/domain/enums';
+import { invalid } from '../errors';
 import type { ServiceContext } from '../context';
 import { aclFilter } from '../store/acl';
 import { loadVisibleRevision, SUMMARY_COLUMNS, toDetail, toSummary, usabilityInput, type RevisionRow } from '../store/evidenceRows';
@@ -11,33 +14,127 @@ import { copiesOf } from './copies';
 import { spanOf } from './sources';
 import { checklistFor, latestValidationRun } from './validation';
 
-/** The page query of evidence:list; exported so a test can hold its query plan to an index. */
-export function listEvidenceQuery(actor: ServiceContext['actor'], req: ParsedRequestOf<'evidence:list'>): { sql: string; params: (string | number)[] } {
+type ListRequest = ParsedRequestOf<'evidence:list'>;
+type QueueFilter = Pick<ListRequest, 'state' | 'kind' | 'text'>;
+
+/**
+ * Each order of the queue: the column it walks (every one backed by an index, with revision_id
+ * breaking ties), and whether it walks it backwards.
+ */
+const ORDERS: Record<EvidenceSort, { column: string | null; desc: boolean }> = {
+  revision: { column: null, desc: false },
+  'observed-asc': { column: 'r.observed_at', desc: false },
+  'observed-desc': { column: 'r.observed_at', desc: true },
+  state: { column: 'r.state', desc: false },
+};
+
+/** LIKE pattern for "contains `text`", with the wildcards in it taken literally. */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The WHERE of the queue's filters (ACL first); the state filter can be left out for per-state counts. */
+function queueWhere(actor: ServiceContext['actor'], filter: QueueFilter, withState: boolean): { where: string[]; params: (string | number)[] } {
   const acl = aclFilter(actor, 'r', { useIndex: false });
   const where = [acl.sql];
   const params: (string | number)[] = [...acl.params];
-  const filter = (sql: string, value: string | undefined) => {
-    if (value === undefined) return;
-    where.push(sql);
-    params.push(value);
-  };
-  filter('r.state = ?', req.state);
-  filter('r.kind = ?', req.kind);
-  filter('r.revision_id > ?', req.after);
+  if (withState && filter.state !== undefined) {
+    where.push('r.state = ?');
+    params.push(filter.state);
+  }
+  if (filter.kind !== undefined) {
+    where.push('r.kind = ?');
+    params.push(filter.kind);
+  }
+  const text = filter.text?.trim();
+  if (text) {
+    const fields = ['r.revision_id', 'l.title', 'r.source_type', 'r.producer'];
+    where.push(`(${fields.map((f) => `${f} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+    params.push(...fields.map(() => containing(text)));
+  }
+  return { where, params };
+}
+
+/** A page cursor: the last row's revision id, and for the other orders its sort value before it. */
+const Cursor = z.union([RevisionId, z.tuple([z.string().nullable(), RevisionId])]);
+
+function readCursor(after: string, sort: EvidenceSort): { value: string | null; revisionId: string } {
+  let parsed: unknown = after;
+  if (sort !== 'revision') {
+    try {
+      parsed = JSON.parse(after);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  const cursor = Cursor.safeParse(parsed);
+  const fits = cursor.success && (sort === 'revision') === (typeof cursor.data === 'string');
+  if (!fits) throw invalid(`evidence:list: after is not a cursor of the ${sort} order; pass back the nextCursor of a page asked with the same sort`, [{ path: ['after'], message: `expected a ${sort} cursor` }]);
+  return typeof cursor.data === 'string' ? { value: null, revisionId: cursor.data } : { value: cursor.data[0], revisionId: cursor.data[1] };
+}
+
+/**
+ * The rows after (value, revisionId) in the order of `column` then revision id. SQLite puts NULL
+ * first going up and last going down (observed_at may be NULL), and a comparison with NULL is
+ * never true, so the NULL rows get their own branch.
+ */
+function afterSorted(column: string, desc: boolean, value: string | null, revisionId: string): { sql: string; params: string[] } {
+  const idAfter = desc ? 'r.revision_id < ?' : 'r.revision_id > ?';
+  if (value === null) {
+    return desc
+      ? { sql: `(${column} IS NULL AND ${idAfter})`, params: [revisionId] }
+      : { sql: `((${column} IS NULL AND ${idAfter}) OR ${column} IS NOT NULL)`, params: [revisionId] };
+  }
+  const after = `(${column}, r.revision_id) ${desc ? '<' : '>'} (?, ?)`;
+  return { sql: desc ? `(${after} OR ${column} IS NULL)` : after, params: [value, revisionId] };
+}
+
+/** The page query of evidence:list; exported so a test can hold its query plan to an index. */
+export function listEvidenceQuery(
+  actor: ServiceContext['actor'],
+  req: Pick<ListRequest, 'state' | 'kind' | 'limit' | 'after'> & Partial<Pick<ListRequest, 'text' | 'sort'>>,
+): { sql: string; params: (string | number)[] } {
+  const sort = req.sort ?? 'revision';
+  const { where, params } = queueWhere(actor, req, true);
+  const { column, desc } = ORDERS[sort];
+  const dir = desc ? 'DESC' : 'ASC';
+  if (req.after !== undefined) {
+    const { value, revisionId } = readCursor(req.after, sort);
+    const after = column === null ? { sql: 'r.revision_id > ?', params: [revisionId] } : afterSorted(column, desc, value, revisionId);
+    where.push(after.sql);
+    params.push(...after.params);
+  }
+  const order = column === null ? 'r.revision_id' : `${column} ${dir}, r.revision_id ${dir}`;
   return {
     sql: `SELECT ${SUMMARY_COLUMNS} FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id)
-       WHERE ${where.join(' AND ')} ORDER BY r.revision_id LIMIT ?`,
+       WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`,
     params: [...params, req.limit + 1],
   };
 }
 
-export function listEvidence(ctx: ServiceContext, req: ParsedRequestOf<'evidence:list'>): { items: RevisionSummary[]; nextCursor: string | null } {
+/** How many visible revisions match the filters, in all and per state (the state filter aside). */
+function countEvidence(ctx: ServiceContext, req: ListRequest): EvidenceCounts {
+  const { where, params } = queueWhere(ctx.actor, req, false);
+  const rows = ctx.db
+    .prepare(`SELECT r.state AS state, COUNT(*) AS n FROM evidence_revision r JOIN evidence_lineage l USING (evidence_id) WHERE ${where.join(' AND ')} GROUP BY r.state`)
+    .all(...params) as { state: LifecycleState; n: number }[];
+  const byState = Object.fromEntries(LIFECYCLE_STATES.map((state) => [state, 0])) as Record<LifecycleState, number>;
+  for (const r of rows) byState[r.state] = r.n;
+  const total = req.state !== undefined ? byState[req.state] : rows.reduce((sum, r) => sum + r.n, 0);
+  return { total, byState };
+}
+
+/** evidence:list; `sort` and `counts` may be left out by callers inside the process (the channel fills them in). */
+export function listEvidence(ctx: ServiceContext, request: Omit<ListRequest, 'sort' | 'counts'> & Partial<Pick<ListRequest, 'sort' | 'counts'>>): ResponseOf<'evidence:list'> {
+  const req: ListRequest = { sort: 'revision', counts: false, ...request };
   const query = listEvidenceQuery(ctx.actor, req);
   const rows = ctx.db.prepare(query.sql).all(...query.params) as RevisionRow[];
   const page = rows.slice(0, req.limit);
+  const last = page[page.length - 1];
+  const { column } = ORDERS[req.sort];
+  const cursorOf = (r: RevisionRow) => (column === null ? r.revision_id : JSON.stringify([req.sort === 'state' ? r.state : r.observed_at, r.revision_id]));
   return {
     items: page.map(toSummary),
-    nextCursor: rows.length > req.limit ? page[page.length - 1]!.revision_id : null,
+    nextCursor: rows.length > req.limit && last ? cursorOf(last) : null,
+    ...(req.counts ? { counts: countEvidence(ctx, req) } : {}),
   };
 }
 

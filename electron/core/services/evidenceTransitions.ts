@@ -110,6 +110,32 @@ export function transitionEvidence(
 }
 
 /**
+ * evidence:validateMany: each item is validated exactly as evidence:transition would validate it
+ * (its checklist run, its own receipt), all in one transaction. An item that moved since it was
+ * listed, or whose checklist fails (an override is a judgement made one revision at a time), is
+ * refused with its id, and nothing is written.
+ */
+export function validateMany(ctx: ServiceContext, req: ParsedRequestOf<'evidence:validateMany'>): { validated: { revisionId: string; from: LifecycleState }[] } {
+  const ids = req.items.map((i) => i.revisionId);
+  const repeated = ids.find((id, n) => ids.indexOf(id) !== n);
+  if (repeated !== undefined) throw invalid(`evidence:validateMany: ${repeated} is listed twice`, [{ path: ['items'], message: 'each revision once' }]);
+  return writeTransaction(ctx.db, () => ({
+    validated: req.items.map(({ revisionId, from }, n) => {
+      const row = loadVisibleRevision(ctx.db, ctx.actor, revisionId, 'evidence:validateMany');
+      if (row.state !== from) {
+        throw conflict(`evidence:validateMany: ${revisionId} is ${row.state} now, not ${from} as listed; nothing was validated. Reload the queue and select again`);
+      }
+      try {
+        return { revisionId, from: transitionEvidence(ctx, { revisionId, to: 'VALIDATED', reason: req.reason }).from };
+      } catch (err) {
+        if (!(err instanceof WorkbenchError)) throw err;
+        throw new WorkbenchError(err.code, `evidence:validateMany: item ${n + 1} (${revisionId}): ${err.message.replace(/^evidence:transition: /, '')}; nothing was validated (an override is given one revision at a time, from its detail)`, err.issues?.map((i) => ({ ...i, path: ['items', n, ...i.path] })));
+      }
+    }),
+  }));
+}
+
+/**
  * evidence:verifySpan: re-extracts the quoted span from the stored source and re-hashes it. A
  * mismatch quarantines the revision (one lifecycle transition, one receipt) when the lifecycle
  * allows it; a revision already out of normal flows just reports the mismatch.

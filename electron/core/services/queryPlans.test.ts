@@ -56,6 +56,18 @@ describe('hot queries keep their indexes', () => {
     expect(plan).not.toMatch(/TEMP B-TREE/);
   });
 
+  it.each([
+    ['observed-desc', 'evidence_revision_by_observed', undefined],
+    ['observed-desc', 'evidence_revision_by_observed', '["2026-11-20T03:00:00Z","ev-bulk-0001500@1"]'],
+    ['observed-asc', 'evidence_revision_by_observed', '[null,"ev-bulk-0001500@1"]'],
+    ['state', 'evidence_revision_by_state', '["QUARANTINED","ev-bulk-0001500@1"]'],
+  ] as const)('evidence:list sorted %s walks %s and never sorts (cursor %s)', (sort, index, after) => {
+    const q = listEvidenceQuery(tc.session.actor(), { limit: 50, sort, ...(after ? { after } : {}) });
+    const plan = planOf(q.sql, q.params);
+    expect(plan, plan).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}`));
+    expect(plan, plan).not.toMatch(/TEMP B-TREE/);
+  });
+
   it('claim bindings are read through their index', () => {
     const plan = planOf('SELECT * FROM claim_binding WHERE claim_id = ? AND generation = ?', ['cl-1', 1]);
     expect(plan).toMatch(/USING INDEX (claim_binding_by_claim|sqlite_autoindex_claim_binding_1)/);

@@ -1,21 +1,55 @@
+import type { RefObject } from 'react';
+import type { LifecycleState } from '../../../shared/domain/enums';
 import type { RevisionSummary } from '../../../shared/domain/schemas';
 import { StateBadge } from '../../components/Badges';
 import { formatTime } from '../../components/format';
 import { InertLabel } from '../../components/InertLabel';
+import { useVirtualRows } from '../../components/useVirtualRows';
 
+/** Every row is this tall (one line per cell part, cut with an ellipsis), so the list can be drawn a screenful at a time. */
+export const EVIDENCE_ROW_PX = 52;
+const COLUMNS = 6;
+
+/** Rows a bulk validation may take: the ones waiting for a first validation. */
+export const selectableForValidation = (r: RevisionSummary) => r.state === 'CANDIDATE';
+
+/**
+ * The evidence queue as a table that draws only the rows in view; `total` is how many match in
+ * all (the rows not read yet are read as the list scrolls to them).
+ */
 export function EvidenceTable({
   rows,
+  total,
+  scroller,
   selectedId,
   onSelect,
+  picked,
+  onPick,
 }: {
   rows: readonly RevisionSummary[];
+  total: number;
+  scroller: RefObject<HTMLDivElement | null>;
   selectedId: string | null;
   onSelect: (revisionId: string) => void;
+  picked: ReadonlyMap<string, LifecycleState>;
+  onPick: (row: RevisionSummary, on: boolean) => void;
 }) {
+  const w = useVirtualRows(scroller, rows.length, EVIDENCE_ROW_PX);
   return (
-    <table className="table selectable dense" data-testid="evidence-table">
+    <table className="table selectable dense fixed-rows" data-testid="evidence-table" aria-rowcount={total + 1}>
+      <colgroup>
+        <col className="col-pick" />
+        <col className="col-state" />
+        <col />
+        <col className="col-source" />
+        <col className="col-time" />
+        <col className="col-tenant" />
+      </colgroup>
       <thead>
-        <tr>
+        <tr aria-rowindex={1}>
+          <th>
+            <span className="sr-only">select</span>
+          </th>
           <th>state · kind</th>
           <th>revision · title</th>
           <th>source · producer</th>
@@ -24,48 +58,68 @@ export function EvidenceTable({
         </tr>
       </thead>
       <tbody>
-        {rows.map((r) => (
-          <tr
-            key={r.revisionId}
-            data-testid={`evidence-row-${r.revisionId}`}
-            aria-selected={r.revisionId === selectedId}
-            className={r.revisionId === selectedId ? 'selected' : undefined}
-            tabIndex={0}
-            onClick={() => onSelect(r.revisionId)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' || e.key === ' ') {
-                e.preventDefault();
-                onSelect(r.revisionId);
-              }
-            }}
-          >
-            <td className="nowrap">
-              <StateBadge state={r.state} testId={`evidence-row-state-${r.revisionId}`} />
-              <div className="small muted">{r.kind}</div>
-            </td>
-            <td className="wrap title-cell">
-              <div><InertLabel text={r.title} /></div>
-              <code className="small muted">{r.revisionId}</code>
-            </td>
-            <td>
-              {r.sourceType}
-              <div className="muted small">{r.producer}</div>
-            </td>
-            <td className="mono nowrap small">
-              {/* Date over time keeps the column narrow enough for the title to breathe. */}
-              {formatTime(r.observedAt).split(' ').map((part) => (
-                <div key={part}>{part}</div>
-              ))}
-            </td>
-            <td className="small">
-              {r.tenant}
-              <div className={`class-${r.classification}`}>{r.classification}</div>
-            </td>
-          </tr>
-        ))}
+        {w.padTop > 0 && <tr aria-hidden="true" className="spacer" style={{ height: w.padTop }} />}
+        {rows.slice(w.start, w.end).map((r, i) => {
+          const [date, time] = formatTime(r.observedAt).split(' ');
+          return (
+            <tr
+              key={r.revisionId}
+              data-testid={`evidence-row-${r.revisionId}`}
+              aria-rowindex={w.start + i + 2}
+              aria-selected={r.revisionId === selectedId}
+              className={r.revisionId === selectedId ? 'selected' : undefined}
+              style={{ height: EVIDENCE_ROW_PX }}
+              tabIndex={0}
+              onClick={() => onSelect(r.revisionId)}
+              onKeyDown={(e) => {
+                if (e.target !== e.currentTarget) return;
+                if (e.key === 'Enter' || e.key === ' ') {
+                  e.preventDefault();
+                  onSelect(r.revisionId);
+                }
+              }}
+            >
+              <td onClick={(e) => e.stopPropagation()}>
+                {selectableForValidation(r) && (
+                  <input
+                    type="checkbox"
+                    aria-label={`select ${r.revisionId}`}
+                    data-testid={`evidence-pick-${r.revisionId}`}
+                    checked={picked.has(r.revisionId)}
+                    onChange={(e) => onPick(r, e.target.checked)}
+                  />
+                )}
+              </td>
+              <td>
+                <StateBadge state={r.state} testId={`evidence-row-state-${r.revisionId}`} />
+                <div className="small muted cut">{r.kind}</div>
+              </td>
+              <td className="title-cell">
+                <div className="cut">
+                  <InertLabel text={r.title} />
+                </div>
+                <code className="small muted cut">{r.revisionId}</code>
+              </td>
+              <td>
+                <div className="cut">{r.sourceType}</div>
+                <div className="muted small cut">{r.producer}</div>
+              </td>
+              <td className="mono small">
+                {/* Date over time keeps the column narrow enough for the title to breathe. */}
+                <div>{date}</div>
+                <div>{time}</div>
+              </td>
+              <td className="small">
+                <div className="cut">{r.tenant}</div>
+                <div className={`class-${r.classification}`}>{r.classification}</div>
+              </td>
+            </tr>
+          );
+        })}
+        {w.padBottom > 0 && <tr aria-hidden="true" className="spacer" style={{ height: w.padBottom }} />}
         {rows.length === 0 && (
           <tr>
-            <td colSpan={5} className="muted" data-testid="evidence-empty">
+            <td colSpan={COLUMNS} className="muted" data-testid="evidence-empty">
               No visible revision matches these filters.
             </td>
           </tr>

@@ -2,6 +2,10 @@ import { z } from 'zod';
 import { ActorView, HomeScope, Id } from '../../domain/schemas';
 import { Classification, Role } from '../../domain/enums';
 
+/** The views whose state (filters, order) is remembered per case on this machine. */
+export const RememberedView = z.enum(['evidence', 'review', 'disputes', 'quarantine', 'remediations']);
+export type RememberedView = z.infer<typeof RememberedView>;
+
 export const CaseInfo = z.object({
   path: z.string(),
   caseId: z.string(),
@@ -60,6 +64,9 @@ export const caseChannels = {
       cases: z.array(z.object({ path: z.string(), name: z.string(), openedAt: z.string() })),
     }),
   },
+  /** What this machine remembers of a view on this case (a queue's filters and order); not part of the case. */
+  'view:recall': { request: z.object({ view: RememberedView }).strict(), response: z.object({ value: z.unknown() }) },
+  'view:remember': { request: z.object({ view: RememberedView, value: z.unknown() }).strict(), response: z.object({ remembered: z.literal(true) }) },
   'actor:list': { request: z.object({}).strict(), response: z.array(ActorView) },
   /** Acting as a reviewer in this window means unlocking their key with their passphrase. */
   'actor:unlock': { request: z.object({ actorId: Id, passphrase: z.string().min(1).max(1024) }).strict(), response: ActorView },

@@ -16,6 +16,12 @@ export const Content = z.string().max(1_000_000, 'evidence content is limited to
 export const Sha256 = z.string().length(64, 'expected a lowercase hex SHA-256').regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
 const Reason = z.string().trim().min(1, 'a reason is required').max(4000);
 
+/** Orders of the evidence queue; each walks an index (no sort in SQL). */
+export const EvidenceSort = z.enum(['revision', 'observed-desc', 'observed-asc', 'state']);
+export type EvidenceSort = z.infer<typeof EvidenceSort>;
+export const EvidenceCounts = z.object({ total: z.number().int(), byState: z.record(LifecycleState, z.number().int()) });
+export type EvidenceCounts = z.infer<typeof EvidenceCounts>;
+
 export const ValidationCheck = z.object({ id: z.enum(VALIDATION_CHECKS), passed: z.boolean(), detail: z.string() });
 export type ValidationCheck = z.infer<typeof ValidationCheck>;
 
@@ -92,11 +98,17 @@ export const evidenceChannels = {
       .object({
         state: LifecycleState.optional(),
         kind: EvidenceKind.optional(),
+        /** Case-insensitive match on revision id, title, source type and producer. */
+        text: z.string().max(200).optional(),
+        sort: EvidenceSort.default('revision'),
         limit: z.number().int().min(1).max(200).default(50),
-        after: z.string().max(200).optional(),
+        /** The nextCursor of the page before, asked with the same filters and sort. */
+        after: z.string().max(1000).optional(),
+        /** Also count the matches, in all and per state (the state filter aside), for a queue's chips. */
+        counts: z.boolean().default(false),
       })
       .strict(),
-    response: z.object({ items: z.array(RevisionSummary), nextCursor: z.string().nullable() }),
+    response: z.object({ items: z.array(RevisionSummary), nextCursor: z.string().nullable(), counts: EvidenceCounts.optional() }),
   },
   'evidence:get': {
     request: z.object({ revisionId: RevisionId }).strict(),
@@ -143,6 +155,20 @@ export const evidenceChannels = {
       /** The stored checklist run, on moves to VALIDATED. */
       validation: ValidationRunView.optional(),
     }),
+  },
+  /**
+   * Validates several revisions at once, each exactly as evidence:transition would (its checklist,
+   * its own receipt), in one transaction: the first one refused (moved since it was listed, or a
+   * failed check, which only a one-by-one override may pass) refuses them all and names it.
+   */
+  'evidence:validateMany': {
+    request: z
+      .object({
+        items: z.array(z.object({ revisionId: RevisionId, from: LifecycleState }).strict()).min(1).max(200),
+        reason: Reason,
+      })
+      .strict(),
+    response: z.object({ validated: z.array(z.object({ revisionId: z.string(), from: LifecycleState })) }),
   },
   'evidence:validate': {
     request: z.object({ revisionId: RevisionId }).strict(),

@@ -1,0 +1,110 @@
+import { expect, test } from './fixtures';
+import { generatedEvidenceId, writeGeneratedBundle } from './generatedCase';
+import { EvidenceViewPage } from './pages/ReviewViews';
+import { ingestRequest } from '../electron/testing/fixtures/evidence';
+import type { WorkbenchPage } from './pages/WorkbenchPage';
+
+/** Two more candidates than the demo has (it keeps one), observed on different days. */
+async function addCandidates(app: WorkbenchPage): Promise<void> {
+  for (const [id, day] of [['ev-fw-101', '18'], ['ev-fw-102', '19']] as const) {
+    const observedAt = `2026-11-${day}T02:10:00Z`;
+    await app.ok('evidence:ingest', ingestRequest(id, { kind: 'log_record', content: `firewall deny 10.0.4.${day} -> 45.137.21.9:443 (${id})`, context: { observedAt, effectiveFrom: observedAt, sourceRef: `fw:${id}` } }));
+  }
+}
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+test('the evidence queue sorts, filters and validates a selection; its filter is remembered for the case', async ({ app, page }) => {
+  await addCandidates(app);
+  const evidence = new EvidenceViewPage(app);
+  await evidence.open();
+  await evidence.sortBy('observed-desc');
+  const [newest] = (await app.ok('evidence:list', { sort: 'observed-desc', limit: 1 })).items;
+  await expect(page.locator('[data-testid^="evidence-row-"]:not([data-testid^="evidence-row-state-"])').first()).toHaveAttribute('data-testid', `evidence-row-${newest!.revisionId}`);
+
+  await evidence.filterState('CANDIDATE');
+  const candidates = (await app.ok('evidence:list', { state: 'CANDIDATE', sort: 'observed-desc', limit: 200 })).items;
+  expect(candidates.length).toBeGreaterThanOrEqual(2);
+  await expect(page.getByTestId('evidence-count')).toHaveText(`${candidates.length} matching`);
+  const head = (await app.ok('audit:list', { limit: 1 })).items[0]!.seq;
+  const [a, b] = candidates;
+  await page.getByTestId(`evidence-pick-${a!.revisionId}`).check();
+  await page.getByTestId(`evidence-pick-${b!.revisionId}`).check();
+  await expect(page.getByTestId('evidence-bulk-count')).toHaveText('2 candidate(s) selected');
+  await page.getByTestId('evidence-bulk-validate').click();
+  await expect(page.getByTestId('evidence-bulk-confirm')).toBeDisabled();
+  await page.getByTestId('evidence-bulk-reason').fill('sources and hashes checked against the SIEM export');
+  await app.screenshot('evidence-bulk-validate');
+  await page.getByTestId('evidence-bulk-confirm').click();
+  await expect(page.getByTestId('evidence-bulk-done')).toContainText('Validated 2 revision(s)');
+  await expect(page.getByTestId('evidence-count')).toHaveText(`${candidates.length - 2} matching`);
+  const receipts = (await app.ok('audit:list', { limit: 10 })).items.filter((r) => r.seq > head);
+  expect(receipts.map((r) => `${r.action} ${String(r.body.revisionId)} ${String(r.body.to)}`).sort()).toEqual(
+    [a!, b!].map((r) => `evidence:transition ${r.revisionId} VALIDATED`).sort(),
+  );
+
+  // The filter and order come back with the case after a reload.
+  await page.reload();
+  await page.getByTestId('status-actor').filter({ hasText: 'Acting as' }).waitFor();
+  await evidence.open();
+  await expect(page.getByTestId('evidence-filter-state-CANDIDATE')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('evidence-sort')).toHaveValue('observed-desc');
+  await expect(page.getByTestId('evidence-count')).toHaveText(`${candidates.length - 2} matching`);
+});
+
+test('a selection that moved meanwhile is refused whole, naming the revision, and nothing is validated', async ({ app, page }) => {
+  await addCandidates(app);
+  const evidence = new EvidenceViewPage(app);
+  await evidence.open();
+  await evidence.filterState('CANDIDATE');
+  const [a, b] = (await app.ok('evidence:list', { state: 'CANDIDATE', limit: 2 })).items;
+  await page.getByTestId(`evidence-pick-${a!.revisionId}`).check();
+  await page.getByTestId(`evidence-pick-${b!.revisionId}`).check();
+  // Another reviewer quarantines one of them before this one confirms.
+  await app.ok('evidence:transition', { revisionId: b!.revisionId, to: 'QUARANTINED', reason: 'moved in another window' });
+  await page.getByTestId('evidence-bulk-validate').click();
+  await page.getByTestId('evidence-bulk-reason').fill('checked');
+  await page.getByTestId('evidence-bulk-confirm').click();
+  await expect(page.getByTestId('evidence-bulk-error-code')).toHaveText('CONFLICT');
+  await expect(page.getByTestId('evidence-bulk-error-message')).toContainText(`${b!.revisionId} is QUARANTINED now, not CANDIDATE`);
+  expect((await app.ok('evidence:get', { revisionId: a!.revisionId })).state).toBe('CANDIDATE');
+});
+
+test('on a generated case of 10,000 claims: the queue draws a screenful, reads on as it scrolls, filters, sorts and bulk-validates', async ({ app, page, workbench }) => {
+  test.setTimeout(180_000);
+  const imported = await app.ok('bundle:import', { path: writeGeneratedBundle(workbench.userDataDir) });
+  expect(imported.created).toMatchObject({ claims: 10_000, evidence: 10_000, bindings: 10_000 });
+  await page.reload();
+  await page.getByTestId('status-actor').filter({ hasText: 'Acting as' }).waitFor();
+  const evidence = new EvidenceViewPage(app);
+  await evidence.open();
+  const all = (await app.ok('evidence:list', { limit: 1, counts: true })).counts!.total;
+  expect(all).toBeGreaterThanOrEqual(10_000);
+  await expect(page.getByTestId('evidence-count')).toHaveText(`${all.toLocaleString('en')} matching · 100 loaded, more as you scroll`);
+  const drawn = () => page.locator('[data-testid^="evidence-row-"]:not([data-testid^="evidence-row-state-"])').count();
+  expect(await drawn()).toBeLessThan(60);
+  // Scrolled to the end of what was read, the next page is read.
+  await page.getByTestId('evidence-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(page.getByTestId('evidence-count')).toContainText('200 loaded');
+  expect(await drawn()).toBeLessThan(60);
+
+  await evidence.sortBy('observed-asc');
+  const [oldest] = (await app.ok('evidence:list', { sort: 'observed-asc', limit: 1 })).items;
+  await expect(page.locator('[data-testid^="evidence-row-"]:not([data-testid^="evidence-row-state-"])').first()).toHaveAttribute('data-testid', `evidence-row-${oldest!.revisionId}`);
+
+  await page.getByTestId('evidence-filter-text').fill(generatedEvidenceId(4200).slice(0, -1));
+  await expect(page.getByTestId('evidence-count')).toHaveText('10 matching');
+  await evidence.filterState('CANDIDATE');
+  const listed = await evidence.listedIds();
+  expect(listed.length).toBeGreaterThan(0);
+  expect(listed.every((id) => id.startsWith('gen-ev-0420'))).toBe(true);
+  for (const id of listed) await page.getByTestId(`evidence-pick-${id}`).check();
+  await page.getByTestId('evidence-bulk-validate').click();
+  await page.getByTestId('evidence-bulk-reason').fill('batch of EDR events checked against the export manifest');
+  await page.getByTestId('evidence-bulk-confirm').click();
+  await expect(page.getByTestId('evidence-bulk-done')).toContainText(`Validated ${listed.length} revision(s)`);
+  await expect(page.getByTestId('evidence-count')).toHaveText('0 matching');
+  await evidence.filterState('VALIDATED');
+  expect((await evidence.listedIds()).sort()).toEqual([...listed].sort());
+  await app.screenshot('evidence-queue-10k');
+});

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIFECYCLE_STATES, type EvidenceKind } from '../../../shared/domain/enums';
+import type { RevisionSummary } from '../../../shared/domain/schemas';
+import type { EvidenceSort } from '../../../shared/ipc/channels/evidence';
+import type { RequestOf } from '../../../shared/ipc/contract';
+import { ingestRequest } from '../../testing/fixtures/evidence';
+import { createTestCase, type TestCase } from '../../testing/testCase';
+
+/**
+ * The evidence queue (issue 11.5): evidence:list filters, sorts and counts in SQL, and pages with
+ * a cursor of the order asked for, so a view never holds the whole case; evidence:validateMany
+ * validates a selection, each item receipted, all or nothing.
+ */
+let tc: TestCase;
+const KINDS: EvidenceKind[] = ['telemetry', 'log_record', 'threat_intel'];
+let all: RevisionSummary[];
+
+beforeAll(async () => {
+  tc = await createTestCase();
+  for (let i = 0; i < 37; i++) {
+    const req = ingestRequest(`ev-q${String(i).padStart(2, '0')}`, {
+      kind: KINDS[i % KINDS.length],
+      // Some without an observed time (NULL sorts apart), and ties on the same instant.
+      context: { observedAt: i % 6 === 0 ? null : `2026-11-${String(10 + (i % 9)).padStart(2, '0')}T03:00:00Z`, producer: i % 5 === 0 ? 'edr_100%' : 'defender' },
+    });
+    await tc.call('evidence:ingest', { ...req, title: i % 4 === 0 ? `lateral movement ${i}` : `signin ${i}` });
+  }
+  for (let i = 1; i < 37; i += 3) await tc.call('evidence:transition', { revisionId: `ev-q${String(i).padStart(2, '0')}@1`, to: 'VALIDATED', reason: 'checked' });
+  await tc.call('evidence:transition', { revisionId: 'ev-q01@1', to: 'DISPUTED', reason: 'contradicted' });
+  all = (await tc.call('evidence:list', { limit: 200 })).items;
+});
+afterAll(() => tc.cleanup());
+
+async function pages(req: Omit<RequestOf<'evidence:list'>, 'after' | 'limit'>, limit = 4): Promise<RevisionSummary[]> {
+  const out: RevisionSummary[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await tc.call('evidence:list', { ...req, limit, ...(after !== undefined ? { after } : {}) });
+    out.push(...page.items);
+    if (page.nextCursor === null) return out;
+    after = page.nextCursor;
+  }
+}
+
+const byId = (a: RevisionSummary, b: RevisionSummary) => (a.revisionId < b.revisionId ? -1 : a.revisionId > b.revisionId ? 1 : 0);
+/** The order each sort promises, written out in JS over the whole list. */
+const EXPECTED: Record<EvidenceSort, (a: RevisionSummary, b: RevisionSummary) => number> = {
+  revision: byId,
+  'observed-asc': (a, b) => (a.observedAt === b.observedAt ? byId(a, b) : a.observedAt === null ? -1 : b.observedAt === null ? 1 : a.observedAt < b.observedAt ? -1 : 1),
+  'observed-desc': (a, b) => (a.observedAt === b.observedAt ? -byId(a, b) : a.observedAt === null ? 1 : b.observedAt === null ? -1 : a.observedAt < b.observedAt ? 1 : -1),
+  state: (a, b) => (a.state === b.state ? byId(a, b) : a.state < b.state ? -1 : 1),
+};
+
+describe('evidence:list as a queue', () => {
+  it('fills the case as the test expects (ties and missing observed times included)', () => {
+    expect(all).toHaveLength(37);
+    expect(all.filter((r) => r.observedAt === null).length).toBeGreaterThan(3);
+    expect(new Set(all.map((r) => r.state))).toEqual(new Set(['CANDIDATE', 'VALIDATED', 'DISPUTED']));
+  });
+
+  it.each(['revision', 'observed-asc', 'observed-desc', 'state'] as const)('pages in %s order: every row once, in that order', async (sort) => {
+    const paged = await pages({ sort });
+    expect(paged.map((r) => r.revisionId)).toEqual([...all].sort(EXPECTED[sort]).map((r) => r.revisionId));
+  });
+
+  it('filters by state, kind and text together, and pages the result in order', async () => {
+    const paged = await pages({ state: 'CANDIDATE', kind: 'telemetry', text: 'LATERAL', sort: 'observed-desc' }, 2);
+    const expected = all.filter((r) => r.state === 'CANDIDATE' && r.kind === 'telemetry' && r.title.toLowerCase().includes('lateral')).sort(EXPECTED['observed-desc']);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(paged.map((r) => r.revisionId)).toEqual(expected.map((r) => r.revisionId));
+  });
+
+  it('matches % and _ in the text literally, and matches revision ids and producers', async () => {
+    expect((await pages({ text: '100%' })).map((r) => r.revisionId)).toEqual(all.filter((r) => r.producer === 'edr_100%').map((r) => r.revisionId));
+    expect(await pages({ text: '_' })).toHaveLength(all.filter((r) => r.producer.includes('_')).length);
+    expect(await pages({ text: '%' })).toHaveLength(all.filter((r) => r.producer.includes('%')).length);
+    expect((await pages({ text: 'ev-q07@' })).map((r) => r.revisionId)).toEqual(['ev-q07@1']);
+  });
+
+  it('counts the matches in all and per state, the state filter aside', async () => {
+    const { counts } = await tc.call('evidence:list', { kind: 'log_record', state: 'VALIDATED', counts: true, limit: 1 });
+    const ofKind = all.filter((r) => r.kind === 'log_record');
+    expect(counts!.total).toBe(ofKind.filter((r) => r.state === 'VALIDATED').length);
+    for (const state of LIFECYCLE_STATES) expect(counts!.byState[state], state).toBe(ofKind.filter((r) => r.state === state).length);
+    expect((await tc.call('evidence:list', { limit: 1 })).counts).toBeUndefined();
+    expect((await tc.call('evidence:list', { text: 'signin', counts: true, limit: 1 })).counts!.total).toBe(all.filter((r) => r.title.includes('signin')).length);
+  });
+
+  it('refuses a cursor of another order, naming the field', async () => {
+    const { nextCursor } = await tc.call('evidence:list', { sort: 'observed-asc', limit: 2 });
+    const wrong = await tc.refusal('evidence:list', { sort: 'state', after: 'ev-q01@1', limit: 2 });
+    expect(wrong).toMatchObject({ code: 'VALIDATION', issues: [{ path: ['after'] }] });
+    expect(wrong.message).toContain('not a cursor of the state order');
+    expect((await tc.refusal('evidence:list', { sort: 'revision', after: nextCursor!, limit: 2 })).message).toContain('not a cursor of the revision order');
+    expect((await tc.refusal('evidence:list', { sort: 'observed-asc', after: '["x"]', limit: 2 })).code).toBe('VALIDATION');
+  });
+});
+
+describe('evidence:validateMany', () => {
+  it('validates every item with its own checklist run and receipt', async () => {
+    const picked = all.filter((r) => r.state === 'CANDIDATE' && r.observedAt !== null).slice(0, 3);
+    const before = (await tc.call('audit:list', { limit: 1 })).items[0]!.seq;
+    const result = await tc.call('evidence:validateMany', { items: picked.map((r) => ({ revisionId: r.revisionId, from: r.state })), reason: 'bulk: hashes and sources checked' });
+    expect(result.validated).toEqual(picked.map((r) => ({ revisionId: r.revisionId, from: 'CANDIDATE' })));
+    for (const r of picked) {
+      const detail = await tc.call('evidence:get', { revisionId: r.revisionId });
+      expect(detail.state).toBe('VALIDATED');
+      expect(detail.validation?.passed).toBe(true);
+    }
+    const receipts = (await tc.call('audit:list', { limit: 10 })).items.filter((r) => r.seq > before);
+    expect(receipts.map((r) => [r.action, r.body.revisionId, r.body.to]).reverse()).toEqual(picked.map((r) => ['evidence:transition', r.revisionId, 'VALIDATED']));
+    expect((await tc.call('audit:verify', { full: true })).ok).toBe(true);
+  });
+
+  it('an item that moved since it was listed refuses the whole selection, naming it', async () => {
+    const [a, b] = (await tc.call('evidence:list', { state: 'CANDIDATE', sort: 'observed-desc', limit: 2 })).items;
+    await tc.call('evidence:transition', { revisionId: b!.revisionId, to: 'QUARANTINED', reason: 'moved by another reviewer' });
+    const refused = await tc.refusal('evidence:validateMany', { items: [a!, b!].map((r) => ({ revisionId: r.revisionId, from: r.state })), reason: 'bulk' });
+    expect(refused.code).toBe('CONFLICT');
+    expect(refused.message).toContain(`${b!.revisionId} is QUARANTINED now, not CANDIDATE`);
+    expect((await tc.call('evidence:get', { revisionId: a!.revisionId })).state).toBe('CANDIDATE');
+  });
+
+  it('a failed checklist refuses the selection with the item and check; nothing is written', async () => {
+    const bad = await tc.call('evidence:ingest', { ...ingestRequest('ev-untimed'), context: { ...ingestRequest('ev-untimed').context, observedAt: null } });
+    const [good] = (await tc.call('evidence:list', { state: 'CANDIDATE', sort: 'observed-desc', limit: 1 })).items;
+    const head = (await tc.call('audit:list', { limit: 1 })).items[0]!.seq;
+    const refused = await tc.refusal('evidence:validateMany', { items: [{ revisionId: good!.revisionId, from: 'CANDIDATE' }, { revisionId: bad.revisionId, from: bad.state }], reason: 'bulk' });
+    expect(refused.code).toBe('VALIDATION');
+    expect(refused.message).toMatch(new RegExp(`item 2 \\(${bad.revisionId.replace(/[@.]/g, '\\$&')}\\).*failed the validation checklist.*nothing was validated`));
+    expect(refused.issues![0]!.path.slice(0, 2)).toEqual(['items', 1]);
+    expect((await tc.call('evidence:get', { revisionId: good!.revisionId })).state).toBe('CANDIDATE');
+    expect((await tc.call('audit:list', { limit: 1 })).items[0]!.seq).toBe(head);
+  });
+
+  it('refuses a revision listed twice', async () => {
+    const [a] = (await tc.call('evidence:list', { state: 'CANDIDATE', limit: 1 })).items;
+    const item = { revisionId: a!.revisionId, from: a!.state };
+    expect(await tc.refusal('evidence:validateMany', { items: [item, item], reason: 'bulk' })).toMatchObject({ code: 'VALIDATION', message: expect.stringContaining('listed twice') });
+  });
+});

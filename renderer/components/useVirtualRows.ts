@@ -1,0 +1,39 @@
+import { useEffect, useState, type RefObject } from 'react';
+
+export interface RowWindow {
+  /** First and one-past-last row to draw. */
+  start: number;
+  end: number;
+  /** Height of the rows above and below the drawn ones, kept as spacers so the scrollbar is true. */
+  padTop: number;
+  padBottom: number;
+}
+
+/**
+ * The rows of a long list that are in view (plus `overscan` either side), for a scroll container
+ * whose rows are all `rowHeight` pixels: a queue of 50,000 rows draws a screenful, not 50,000.
+ */
+export function rowWindow(count: number, rowHeight: number, scrollTop: number, viewHeight: number, overscan: number): RowWindow {
+  const first = Math.floor(Math.max(0, scrollTop) / rowHeight);
+  const start = Math.max(0, Math.min(count, first - overscan));
+  const end = Math.max(start, Math.min(count, first + Math.ceil(viewHeight / rowHeight) + overscan));
+  return { start, end, padTop: start * rowHeight, padBottom: (count - end) * rowHeight };
+}
+
+export function useVirtualRows(container: RefObject<HTMLElement | null>, count: number, rowHeight: number, overscan = 12): RowWindow {
+  const [view, setView] = useState({ scrollTop: 0, height: 900 });
+  useEffect(() => {
+    const el = container.current;
+    if (!el) return;
+    const measure = () => setView({ scrollTop: el.scrollTop, height: el.clientHeight || 900 });
+    measure();
+    el.addEventListener('scroll', measure, { passive: true });
+    const resize = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    resize?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', measure);
+      resize?.disconnect();
+    };
+  }, [container]);
+  return rowWindow(count, rowHeight, view.scrollTop, view.height, overscan);
+}
