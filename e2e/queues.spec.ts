@@ -108,3 +108,38 @@ test('on a generated case of 10,000 claims: the queue draws a screenful, reads o
   expect((await evidence.listedIds()).sort()).toEqual([...listed].sort());
   await app.screenshot('evidence-queue-10k');
 });
+
+test('the review queue shows what awaits me apart from the rest, and remembers that filter for the case', async ({ app, page }) => {
+  await app.actAs('jonas.w');
+  // Claims jonas.w sees whole (no evidence behind them above his clearance): a proposal on one may await him.
+  const jonasSees = new Set<string>();
+  for (const i of (await app.ok('review:list', {})).items.filter((r) => r.decisionState === 'UNDECIDED')) {
+    if ((await app.ok('review:get', { claimId: i.claimId })).hiddenEvidenceRefs === 0) jonasSees.add(i.claimId);
+  }
+  await app.actAs('priya.s');
+  let claim: { claimId: string } | undefined;
+  for (const i of (await app.ok('review:list', {})).items) {
+    if (jonasSees.has(i.claimId) && (await app.ok('review:get', { claimId: i.claimId })).author !== 'jonas.w') {
+      claim = i;
+      break;
+    }
+  }
+  if (!claim) throw new Error('the demo case has no undecided claim both priya.s and jonas.w may see');
+  await app.ok('decision:propose', { claimId: claim.claimId, verdict: 'SUPPORTED', rationale: 'two independent sign-in logs agree' });
+  await app.actAs('jonas.w');
+  await app.nav('review');
+  const owed = (await app.ok('review:list', {})).items.filter((i) => i.awaitingMe !== null);
+  expect(owed.find((i) => i.claimId === claim.claimId)?.awaitingMe).toBe('approve');
+  await expect(page.getByTestId('review-filter-mine')).toContainText(`Awaiting me ${owed.length}`);
+  await page.getByTestId('review-filter-mine').click();
+  await expect(page.locator('button[data-testid^="review-entry-"]')).toHaveCount(owed.length);
+  await expect(page.getByTestId(`review-entry-awaiting-${claim.claimId}`)).toHaveText('yours to approve');
+  await app.screenshot('review-awaiting-me');
+  // The proposer is owed nothing on it.
+  await page.reload();
+  await page.getByTestId('status-actor').filter({ hasText: 'Acting as' }).waitFor();
+  await app.nav('review');
+  await expect(page.getByTestId('review-filter-mine')).toHaveAttribute('aria-pressed', 'true');
+  await app.actAs('priya.s');
+  await expect(page.getByTestId(`review-entry-${claim.claimId}`)).toHaveCount(0);
+});

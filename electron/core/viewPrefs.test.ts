@@ -16,18 +16,21 @@ describe('view:recall and view:remember', () => {
   it('remember a view per case on this machine; nothing remembered reads as null', async () => {
     expect(await tc.call('view:recall', { view: 'evidence' })).toEqual({ value: null });
     await tc.call('view:remember', { view: 'evidence', value: { state: 'CANDIDATE', sort: 'observed-desc' } });
-    await tc.call('view:remember', { view: 'review', value: { awaiting: true } });
+    await tc.call('view:remember', { view: 'review', value: 'mine' });
     expect(await tc.call('view:recall', { view: 'evidence' })).toEqual({ value: { state: 'CANDIDATE', sort: 'observed-desc' } });
-    expect(await tc.call('view:recall', { view: 'review' })).toEqual({ value: { awaiting: true } });
+    expect(await tc.call('view:recall', { view: 'review' })).toEqual({ value: 'mine' });
+    expect((await tc.refusal('view:remember', { view: 'review', value: { nested: { no: 1 } } as never })).code).toBe('VALIDATION');
     const caseId = (await tc.call('case:info', {})).caseId;
     expect(Object.keys(JSON.parse(readFileSync(prefsFile(), 'utf8')))).toEqual([caseId]);
   });
 
-  it('refuse a value over the limit, naming it, and keep what was remembered', async () => {
+  it('refuse a value over the limits, naming it, and keep what was remembered', async () => {
     await tc.call('view:remember', { view: 'evidence', value: { text: 'kept' } });
-    const refused = await tc.refusal('view:remember', { view: 'evidence', value: { text: 'x'.repeat(MAX_PREF_BYTES) } });
-    expect(refused).toMatchObject({ code: 'VALIDATION', issues: [{ path: ['value'] }] });
-    expect(refused.message).toContain(`at most ${MAX_PREF_BYTES}`);
+    const refused = await tc.refusal('view:remember', { view: 'evidence', value: { text: 'x'.repeat(201) } });
+    expect(refused.code).toBe('VALIDATION');
+    expect(refused.issues![0]!.path[0]).toBe('value');
+    // The file's own bound, for callers inside the process.
+    expect(() => rememberViewPrefs(tc.session.session.userDataDir, 'case-x', 'evidence', { text: 'x'.repeat(MAX_PREF_BYTES) }, '2026-12-01T00:00:00Z')).toThrow(`at most ${MAX_PREF_BYTES} are kept`);
     expect(await tc.call('view:recall', { view: 'evidence' })).toEqual({ value: { text: 'kept' } });
   });
 

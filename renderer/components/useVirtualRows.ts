@@ -20,12 +20,19 @@ export function rowWindow(count: number, rowHeight: number, scrollTop: number, v
   return { start, end, padTop: start * rowHeight, padBottom: (count - end) * rowHeight };
 }
 
-export function useVirtualRows(container: RefObject<HTMLElement | null>, count: number, rowHeight: number, overscan = 12): RowWindow {
+/**
+ * `list`, when the rows do not start at the top of the scroll container (a heading and filters
+ * scroll with them): the rows' own element, whose distance from the container's top is taken off.
+ */
+export function useVirtualRows(container: RefObject<HTMLElement | null>, count: number, rowHeight: number, overscan = 12, list?: RefObject<HTMLElement | null>): RowWindow {
   const [view, setView] = useState({ scrollTop: 0, height: 900 });
   useEffect(() => {
     const el = container.current;
     if (!el) return;
-    const measure = () => setView({ scrollTop: el.scrollTop, height: el.clientHeight || 900 });
+    const measure = () => {
+      const start = list?.current ? list.current.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop : 0;
+      setView({ scrollTop: el.scrollTop - start, height: el.clientHeight || 900 });
+    };
     measure();
     el.addEventListener('scroll', measure, { passive: true });
     const resize = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
@@ -34,6 +41,6 @@ export function useVirtualRows(container: RefObject<HTMLElement | null>, count: 
       el.removeEventListener('scroll', measure);
       resize?.disconnect();
     };
-  }, [container]);
+  }, [container, list]);
   return rowWindow(count, rowHeight, view.scrollTop, view.height, overscan);
 }

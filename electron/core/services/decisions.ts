@@ -22,10 +22,10 @@ import { quorumView } from './quorum';
 import { assertCitable } from './computations';
 import { decisionState, effectiveDecision, openProposal, type DecisionRow } from '../store/reviewRows';
 import { writeTransaction } from '../store/caseFile';
+import { APPROVERS } from './reviewRoles';
 
 /** Verdicts that close a claim; NEEDS_MORE_EVIDENCE keeps it open. */
 export const TERMINAL_VERDICTS: ReadonlySet<Verdict> = new Set(['SUPPORTED', 'REFUTED', 'UNRESOLVED']);
-const APPROVERS = ['reviewer', 'admin'] as const;
 
 /** Whether a decision still rests on exactly what the claim is now, and if not, what moved. */
 export function currency(ctx: ServiceContext, d: DecisionRow): { current: boolean; currentFingerprint: string; changes: string[] } {

@@ -19,6 +19,7 @@ import { currency, TERMINAL_VERDICTS, toDecisionView } from './decisions';
 import { quorumOf, quorumView, toVoteView } from './quorum';
 import { writeTransaction } from '../store/caseFile';
 import { perClaim, type ClaimSet } from './claimMemo';
+import { awaitingReviewer, VOTERS } from './reviewRoles';
 
 /**
  * Records one reviewer's quorum vote. Invalid votes (checklist incomplete, no reason) are kept, so
@@ -27,7 +28,7 @@ import { perClaim, type ClaimSet } from './claimMemo';
  */
 export function castVote(ctx: ServiceContext, req: ParsedRequestOf<'review:vote'>): { vote: VoteView; quorum: QuorumView } {
   const channel = 'review:vote';
-  assertRole(ctx, ['reviewer', 'admin'], channel, 'voting in a quorum review');
+  assertRole(ctx, VOTERS, channel, 'voting in a quorum review');
   return writeTransaction(ctx.db, () => {
     const claim = loadVisibleClaim(ctx, req.claimId, channel);
     const size = policyOf(claim).quorumSize;
@@ -128,18 +129,25 @@ export interface ReviewStanding {
   verdict: ClaimReviewSummary['verdict'];
   quorum: Pick<QuorumView, 'tier' | 'reason'> | null;
   newerProposalOpen: boolean;
+  /** The open proposal, the same for every reader (whether it cites evidence hidden from one is asked per reader). */
+  openProposal: { proposer: string; current: boolean; evidenceRefs: string[] } | null;
+  /** Quorum claims: who has a vote on the current basis. */
+  voters: string[] | null;
 }
 
 function reviewStandingOf(ctx: ServiceContext, claim: ClaimRow): ReviewStanding {
   const { state, message } = decisionStateOf(ctx, claim);
   const effective = effectiveDecision(ctx.db, claim.claim_id);
   const q = quorumOf(ctx, claim);
+  const open = openProposal(ctx.db, claim.claim_id);
   return {
     state,
     message,
     verdict: effective?.verdict ?? null,
     quorum: q ? { tier: q.tier, reason: q.reason } : null,
-    newerProposalOpen: state === 'DECIDED' && openProposal(ctx.db, claim.claim_id) !== null,
+    newerProposalOpen: state === 'DECIDED' && open !== null,
+    openProposal: open ? { proposer: open.proposed_by, current: currency(ctx, open).current, evidenceRefs: JSON.parse(open.evidence_refs) as string[] } : null,
+    voters: q ? q.votes.map((v) => v.reviewer) : null,
   };
 }
 
@@ -155,6 +163,8 @@ export function listClaimReviews(ctx: ServiceContext): { items: ClaimReviewSumma
   return {
     items: claims.map((claim, i) => {
       const standing = standings[i]!;
+      const p = standing.openProposal;
+      const openProposal = p ? { proposer: p.proposer, current: p.current, citesHidden: visibleRefs(ctx.db, ctx.actor, p.evidenceRefs).size < p.evidenceRefs.length } : null;
       return {
         claimId: claim.claim_id,
         statement: claim.statement,
@@ -163,6 +173,7 @@ export function listClaimReviews(ctx: ServiceContext): { items: ClaimReviewSumma
         decisionState: standing.state,
         verdict: standing.verdict,
         quorumTier: standing.quorum?.tier ?? null,
+        awaitingMe: awaitingReviewer(ctx.actor, { claimId: claim.claim_id, author: claim.author, state: standing.state, openProposal, voters: standing.voters }),
       };
     }),
   };

@@ -1,13 +1,21 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { z } from 'zod';
 import { useShallow } from 'zustand/react/shallow';
 import { DecisionStateBadge, ProjectionBadge, QuorumTierBadge, StatusBadge } from '../../components/Badges';
 import { LoadErrors } from '../../components/LoadErrors';
 import { selectClaims, selectReviewActions, selectReviewError, selectReviewQueue, selectSelectedReviewClaim } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { ClaimReviewDetail } from './ClaimReviewDetail';
-import { currentReviewClaim, filterCounts, REVIEW_FILTERS, reviewQueueView, type ReviewFilter } from './reviewQueue';
+import { currentReviewClaim, filterCounts, REVIEW_FILTER_IDS, REVIEW_FILTERS, reviewQueueView } from './reviewQueue';
+import { useRememberedFilter } from '../../components/useRememberedFilter';
+import { useVirtualRows } from '../../components/useVirtualRows';
 import './review.css';
 import { InertLabel } from '../../components/InertLabel';
+
+const RememberedReviewFilter = z.enum(REVIEW_FILTER_IDS);
+/** Every entry is this tall (three lines, each cut to the width), so the queue is drawn a screenful at a time. */
+const ENTRY_PX = 96;
+const AWAITING_LABEL = { approve: 'yours to approve', vote: 'your vote is owed' } as const;
 
 /** The review queue: every claim you may see with where its review stands, most urgent first. */
 export function ReviewView() {
@@ -16,7 +24,9 @@ export function ReviewView() {
   const error = useWorkbench(selectReviewError);
   const selected = useWorkbench(selectSelectedReviewClaim);
   const { selectReviewClaim, loadReviews } = useWorkbench(useShallow(selectReviewActions));
-  const [filter, setFilter] = useState<ReviewFilter>('all');
+  const [filter, setFilter] = useRememberedFilter('review', RememberedReviewFilter, 'all');
+  const pane = useRef<HTMLElement>(null);
+  const list = useRef<HTMLUListElement>(null);
 
   const summaryOf = useMemo(() => new Map(claims.map((c) => [c.claimId, c])), [claims]);
   // Revoked or superseded evidence unsettles a claim whatever its decision says.
@@ -27,6 +37,7 @@ export function ReviewView() {
   const shown = useMemo(() => reviewQueueView(queue, filter, flagged), [queue, filter, flagged]);
   const counts = useMemo(() => filterCounts(queue, flagged), [queue, flagged]);
   const current = currentReviewClaim(shown, queue, selected);
+  const w = useVirtualRows(pane, shown.length, ENTRY_PX, 8, list);
   // Another reviewer may have decided or voted since the last refresh: the queue is read afresh on opening.
   useEffect(() => {
     void loadReviews();
@@ -34,7 +45,7 @@ export function ReviewView() {
 
   return (
     <div className="queue-layout">
-      <section className="panel queue-pane">
+      <section className="panel queue-pane" ref={pane}>
         <h1>Review</h1>
         <p className="muted small">
           Each claim needs a decision proposed by one reviewer and approved by another (four eyes), on the fingerprint they read. High-risk
@@ -63,11 +74,12 @@ export function ReviewView() {
             </button>
           ))}
         </div>
-        <ul className="plain queue" data-testid="review-queue">
-          {shown.map((item) => {
+        <ul className="plain queue fixed-entries" data-testid="review-queue" ref={list} aria-setsize={shown.length}>
+          {w.padTop > 0 && <li aria-hidden="true" style={{ height: w.padTop }} />}
+          {shown.slice(w.start, w.end).map((item, i) => {
             const summary = summaryOf.get(item.claimId);
             return (
-              <li key={item.claimId}>
+              <li key={item.claimId} style={{ height: ENTRY_PX }} aria-posinset={w.start + i + 1}>
                 <button
                   type="button"
                   className={`list-button${current === item.claimId ? ' active' : ''}`}
@@ -76,16 +88,23 @@ export function ReviewView() {
                   data-decision-state={item.decisionState}
                   onClick={() => selectReviewClaim(item.claimId)}
                 >
-                  <DecisionStateBadge state={item.decisionState} testId={`review-entry-state-${item.claimId}`} />
-                  {item.status && <StatusBadge status={item.status} />}
-                  <code className="small">{item.claimId}</code>
+                  <span className="entry-line">
+                    <DecisionStateBadge state={item.decisionState} testId={`review-entry-state-${item.claimId}`} />
+                    {item.status && <StatusBadge status={item.status} />}
+                    <code className="small">{item.claimId}</code>
+                  </span>
                   <span className="queue-text"><InertLabel text={item.statement} /></span>
-                  <span className="row wrap small muted">
+                  <span className="entry-line small muted">
+                    {item.awaitingMe && (
+                      <span className="tag awaiting" data-testid={`review-entry-awaiting-${item.claimId}`}>
+                        {AWAITING_LABEL[item.awaitingMe]}
+                      </span>
+                    )}
                     {item.verdict && <span>in force: {item.verdict}</span>}
                     {item.quorumTier && (
-                      <>
+                      <span>
                         quorum <QuorumTierBadge tier={item.quorumTier} />
-                      </>
+                      </span>
                     )}
                     {summary?.projection && flagged.has(item.claimId) && <ProjectionBadge projection={summary.projection} />}
                   </span>
@@ -93,6 +112,7 @@ export function ReviewView() {
               </li>
             );
           })}
+          {w.padBottom > 0 && <li aria-hidden="true" style={{ height: w.padBottom }} />}
         </ul>
         {shown.length === 0 && !error && (
           <p className="muted" data-testid="review-empty">

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { ClaimReviewSummary } from '../../../shared/ipc/channels/review';
 import { currentReviewClaim, filterCounts, reviewQueueView, VOTER_KILL_REASONS } from './reviewQueue';
 
-const item = (claimId: string, decisionState: ClaimReviewSummary['decisionState'], quorumTier: ClaimReviewSummary['quorumTier'] = null): ClaimReviewSummary => ({
+const item = (
+  claimId: string,
+  decisionState: ClaimReviewSummary['decisionState'],
+  quorumTier: ClaimReviewSummary['quorumTier'] = null,
+  awaitingMe: ClaimReviewSummary['awaitingMe'] = null,
+): ClaimReviewSummary => ({
   claimId,
   statement: claimId,
   generation: 1,
@@ -10,6 +15,7 @@ const item = (claimId: string, decisionState: ClaimReviewSummary['decisionState'
   decisionState,
   verdict: null,
   quorumTier,
+  awaitingMe,
 });
 
 const queue = [
@@ -17,7 +23,7 @@ const queue = [
   item('cl-undecided-1', 'UNDECIDED'),
   item('cl-stale', 'STALE'),
   item('cl-unresolved', 'UNRESOLVED'),
-  item('cl-quorum', 'PROPOSED', 'UNVERIFIED'),
+  item('cl-quorum', 'PROPOSED', 'UNVERIFIED', 'vote'),
   item('cl-undecided-2', 'UNDECIDED'),
 ];
 const ids = (items: ClaimReviewSummary[]) => items.map((i) => i.claimId);
@@ -31,7 +37,12 @@ describe('review queue', () => {
     expect(ids(reviewQueueView(queue, 'action'))).toEqual(['cl-stale', 'cl-quorum', 'cl-undecided-1', 'cl-undecided-2']);
     expect(ids(reviewQueueView(queue, 'quorum'))).toEqual(['cl-quorum']);
     expect(ids(reviewQueueView(queue, 'settled'))).toEqual(['cl-unresolved', 'cl-decided']);
-    expect(filterCounts(queue)).toEqual({ all: 6, action: 4, quorum: 1, settled: 2 });
+    expect(filterCounts(queue)).toEqual({ all: 6, mine: 1, action: 4, quorum: 1, settled: 2 });
+  });
+
+  it('awaiting me: the proposals this reviewer may approve and the votes they owe, apart from the rest', () => {
+    const mine = [item('cl-approve', 'PROPOSED', null, 'approve'), item('cl-own', 'PROPOSED'), item('cl-vote', 'UNDECIDED', 'UNVERIFIED', 'vote'), item('cl-done', 'DECIDED')];
+    expect(ids(reviewQueueView(mine, 'mine'))).toEqual(['cl-approve', 'cl-vote']);
   });
 
   it('keeps a selection that is still listed even when filtered out, else falls back to the most urgent shown', () => {
@@ -50,6 +61,6 @@ describe('review queue', () => {
     const flagged = new Set(['cl-decided']);
     expect(ids(reviewQueueView(queue, 'all', flagged))).toEqual(['cl-stale', 'cl-decided', 'cl-quorum', 'cl-undecided-1', 'cl-undecided-2', 'cl-unresolved']);
     expect(ids(reviewQueueView(queue, 'settled', flagged))).toEqual(['cl-unresolved']);
-    expect(filterCounts(queue, flagged)).toEqual({ all: 6, action: 5, quorum: 1, settled: 1 });
+    expect(filterCounts(queue, flagged)).toEqual({ all: 6, mine: 1, action: 5, quorum: 1, settled: 1 });
   });
 });

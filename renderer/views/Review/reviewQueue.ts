@@ -3,10 +3,12 @@ import { KILL_REASONS } from '../../../shared/domain/review';
 import type { ClaimReviewSummary } from '../../../shared/ipc/channels/review';
 import type { DecisionState } from '../../components/Badges';
 
-export type ReviewFilter = 'all' | 'action' | 'quorum' | 'settled';
+export const REVIEW_FILTER_IDS = ['all', 'mine', 'action', 'quorum', 'settled'] as const;
+export type ReviewFilter = (typeof REVIEW_FILTER_IDS)[number];
 
 export const REVIEW_FILTERS: { filter: ReviewFilter; label: string }[] = [
   { filter: 'all', label: 'All' },
+  { filter: 'mine', label: 'Awaiting me' },
   { filter: 'action', label: 'Needs action' },
   { filter: 'quorum', label: 'Quorum' },
   { filter: 'settled', label: 'Settled' },
@@ -31,6 +33,9 @@ export function matchesFilter(item: ClaimReviewSummary, filter: ReviewFilter, fl
   switch (filter) {
     case 'all':
       return true;
+    case 'mine':
+      // Worked out by the store with the rules the acts check (role, four eyes, currency).
+      return item.awaitingMe !== null;
     case 'action':
       return !settled(item, flagged);
     case 'quorum':
@@ -55,7 +60,7 @@ export function reviewQueueView(items: readonly ClaimReviewSummary[], filter: Re
 }
 
 export function filterCounts(items: readonly ClaimReviewSummary[], flagged: Flagged = new Set()): Record<ReviewFilter, number> {
-  const counts = { all: 0, action: 0, quorum: 0, settled: 0 };
+  const counts = { all: 0, mine: 0, action: 0, quorum: 0, settled: 0 };
   for (const item of items) for (const { filter } of REVIEW_FILTERS) if (matchesFilter(item, filter, flagged)) counts[filter] += 1;
   return counts;
 }

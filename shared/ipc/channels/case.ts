@@ -5,6 +5,16 @@ import { Classification, Role } from '../../domain/enums';
 /** The views whose state (filters, order) is remembered per case on this machine. */
 export const RememberedView = z.enum(['evidence', 'review', 'disputes', 'quarantine', 'remediations']);
 export type RememberedView = z.infer<typeof RememberedView>;
+/**
+ * A view's remembered state: a filter's name, or a queue's filter fields. The view checks what
+ * comes back against its own schema, so these only bound what may be kept.
+ */
+const RememberedValue = z.union([
+  z.string().max(200),
+  z.object({ state: z.string().max(40), kind: z.string().max(40), text: z.string().max(200), sort: z.string().max(40) }).partial().strict(),
+  z.null(),
+]);
+export type RememberedValue = z.infer<typeof RememberedValue>;
 
 export const CaseInfo = z.object({
   path: z.string(),
@@ -66,7 +76,7 @@ export const caseChannels = {
   },
   /** What this machine remembers of a view on this case (a queue's filters and order); not part of the case. */
   'view:recall': { request: z.object({ view: RememberedView }).strict(), response: z.object({ value: z.unknown() }) },
-  'view:remember': { request: z.object({ view: RememberedView, value: z.unknown() }).strict(), response: z.object({ remembered: z.literal(true) }) },
+  'view:remember': { request: z.object({ view: RememberedView, value: RememberedValue }).strict(), response: z.object({ remembered: z.literal(true) }) },
   'actor:list': { request: z.object({}).strict(), response: z.array(ActorView) },
   /** Acting as a reviewer in this window means unlocking their key with their passphrase. */
   'actor:unlock': { request: z.object({ actorId: Id, passphrase: z.string().min(1).max(1024) }).strict(), response: ActorView },

@@ -82,6 +82,8 @@ export const ClaimReviewSummary = z.object({
   decisionState: z.enum(DECISION_STATES),
   verdict: Verdict.nullable(),
   quorumTier: z.enum(['VERIFIED', 'UNVERIFIED', 'REFUTED']).nullable(),
+  /** What the acting reviewer owes this claim: approving its open proposal, or a quorum vote; null when nothing. */
+  awaitingMe: z.enum(['approve', 'vote']).nullable(),
 });
 export type ClaimReviewSummary = z.infer<typeof ClaimReviewSummary>;
 
