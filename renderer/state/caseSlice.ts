@@ -5,6 +5,7 @@ import type { CaseSlice, Slice } from './types';
 
 export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
   caseInfo: null,
+  refreshes: 0,
   actors: [],
   recent: [],
   caseError: null,
@@ -63,5 +64,6 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
     // Locked: nothing else may be read until a reviewer unlocks this window.
     if (!get().caseInfo?.actor) return;
     await Promise.all([get().loadEvidence(), get().loadEvidenceQueue(), get().loadClaims(), get().loadGraph(), get().loadAudit(), get().loadReviews(), get().loadGate()]);
+    set((s) => ({ refreshes: s.refreshes + 1 }));
   },
 });

@@ -66,7 +66,7 @@ export const selectDisputesView = (s: WorkbenchState) => ({
   selected: s.selectedDispute,
 });
 
-export const selectQuarantineView = (s: WorkbenchState) => ({ evidence: s.evidence, details: s.revisionDetails, selected: s.selectedQuarantined });
+export const selectQuarantineView = (s: WorkbenchState) => ({ details: s.revisionDetails, selected: s.selectedQuarantined });
 
 /** The audit view's data in one shallow selector. */
 export const selectAuditView = (s: WorkbenchState) => ({

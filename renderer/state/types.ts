@@ -63,6 +63,8 @@ export interface NavSlice {
 
 export interface CaseSlice {
   caseInfo: CaseInfo | null;
+  /** Counts the times refreshAll has read the case again: a view reading on its own reads again when it moves. */
+  refreshes: number;
   actors: ActorView[];
   recent: { path: string; name: string; openedAt: string }[];
   caseError: string | null;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIFECYCLE_STATES, type EvidenceKind } from '../../../shared/domain/enums';
 import type { RevisionSummary } from '../../../shared/domain/schemas';
-import type { EvidenceSort } from '../../../shared/ipc/channels/evidence';
+import type { EvidenceSort, QueueRevision } from '../../../shared/ipc/channels/evidence';
 import type { RequestOf } from '../../../shared/ipc/contract';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../../testing/testCase';
@@ -13,7 +13,7 @@ import { createTestCase, type TestCase } from '../../testing/testCase';
  */
 let tc: TestCase;
 const KINDS: EvidenceKind[] = ['telemetry', 'log_record', 'threat_intel'];
-let all: RevisionSummary[];
+let all: QueueRevision[];
 
 beforeAll(async () => {
   tc = await createTestCase();
@@ -84,6 +84,13 @@ describe('evidence:list as a queue', () => {
     for (const state of LIFECYCLE_STATES) expect(counts!.byState[state], state).toBe(ofKind.filter((r) => r.state === state).length);
     expect((await tc.call('evidence:list', { limit: 1 })).counts).toBeUndefined();
     expect((await tc.call('evidence:list', { text: 'signin', counts: true, limit: 1 })).counts!.total).toBe(all.filter((r) => r.title.includes('signin')).length);
+  });
+
+  it('gives each row the move that put it in its current state (one read per page, no detail per row)', async () => {
+    const byId = new Map(all.map((r) => [r.revisionId, r]));
+    expect(byId.get('ev-q01@1')!.entered).toMatchObject({ from: 'VALIDATED', to: 'DISPUTED', reason: 'contradicted', actor: 'admin' });
+    expect(byId.get('ev-q04@1')!.entered).toMatchObject({ to: 'VALIDATED', reason: 'checked' });
+    for (const r of all) expect(r.entered?.to, r.revisionId).toBe(r.state);
   });
 
   it('refuses a cursor of another order, naming the field', async () => {

@@ -1,5 +1,5 @@
 import { canTransition } from '../../../shared/domain/lifecycle';
-import { RevisionId } from '../../../shared/domain/schemas';
+import { RevisionId, type Transition } from '../../../shared/domain/schemas';
 import { usability } from '../../../shared/domain/usable';
 import { failedChecks } from '../../../shared/domain/validationChecklist';
 import type { EvidenceCounts, EvidenceDetail, EvidenceSort } from '../../../shared/ipc/channels/evidence';
@@ -110,6 +110,24 @@ export function listEvidenceQuery(
   };
 }
 
+/** For each row of a page, the latest move into its current state: one read for the page, by the transitions' revision index. */
+function enteredState(ctx: ServiceContext, rows: readonly RevisionRow[]): Map<string, Transition> {
+  const out = new Map<string, Transition>();
+  if (rows.length === 0) return out;
+  const stateOf = new Map(rows.map((r) => [r.revision_id, r.state]));
+  const moves = ctx.db
+    .prepare(
+      `SELECT revision_id, from_state, to_state, reason, actor, at, supporting_ref FROM evidence_transition
+       WHERE revision_id IN (${rows.map(() => '?').join(', ')}) ORDER BY transition_id`,
+    )
+    .all(...stateOf.keys()) as { revision_id: string; from_state: LifecycleState | null; to_state: LifecycleState; reason: string; actor: string; at: string; supporting_ref: string | null }[];
+  for (const m of moves) {
+    if (m.to_state !== stateOf.get(m.revision_id)) continue;
+    out.set(m.revision_id, { from: m.from_state, to: m.to_state, reason: m.reason, actor: m.actor, at: m.at, supportingRef: m.supporting_ref });
+  }
+  return out;
+}
+
 /** How many visible revisions match the filters, in all and per state (the state filter aside). */
 function countEvidence(ctx: ServiceContext, req: ListRequest): EvidenceCounts {
   const { where, params } = queueWhere(ctx.actor, req, false);
@@ -131,8 +149,9 @@ export function listEvidence(ctx: ServiceContext, request: Omit<ListRequest, 'so
   const last = page[page.length - 1];
   const { column } = ORDERS[req.sort];
   const cursorOf = (r: RevisionRow) => (column === null ? r.revision_id : JSON.stringify([req.sort === 'state' ? r.state : r.observed_at, r.revision_id]));
+  const entered = enteredState(ctx, page);
   return {
-    items: page.map(toSummary),
+    items: page.map((r) => ({ ...toSummary(r), entered: entered.get(r.revision_id) ?? null })),
     nextCursor: rows.length > req.limit && last ? cursorOf(last) : null,
     ...(req.counts ? { counts: countEvidence(ctx, req) } : {}),
   };

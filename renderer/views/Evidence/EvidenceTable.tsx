@@ -47,9 +47,7 @@ export function EvidenceTable({
       </colgroup>
       <thead>
         <tr aria-rowindex={1}>
-          <th>
-            <span className="sr-only">select</span>
-          </th>
+          <th aria-label="select" />
           <th>state · kind</th>
           <th>revision · title</th>
           <th>source · producer</th>

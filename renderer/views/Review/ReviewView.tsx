@@ -74,12 +74,12 @@ export function ReviewView() {
             </button>
           ))}
         </div>
-        <ul className="plain queue fixed-entries" data-testid="review-queue" ref={list} aria-setsize={shown.length}>
+        <ul className="plain queue fixed-entries" data-testid="review-queue" ref={list}>
           {w.padTop > 0 && <li aria-hidden="true" style={{ height: w.padTop }} />}
           {shown.slice(w.start, w.end).map((item, i) => {
             const summary = summaryOf.get(item.claimId);
             return (
-              <li key={item.claimId} style={{ height: ENTRY_PX }} aria-posinset={w.start + i + 1}>
+              <li key={item.claimId} style={{ height: ENTRY_PX }} aria-posinset={w.start + i + 1} aria-setsize={shown.length}>
                 <button
                   type="button"
                   className={`list-button${current === item.claimId ? ' active' : ''}`}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BindingRole, EvidenceKind, LifecycleState, Relation } from '../../domain/enums';
-import { EvidenceId, Id, RevisionDetail, RevisionId, RevisionSummary, ValidityContext } from '../../domain/schemas';
+import { EvidenceId, Id, RevisionDetail, RevisionId, RevisionSummary, Transition, ValidityContext } from '../../domain/schemas';
 import { USABILITY_CONJUNCTS } from '../../domain/usable';
 import { VALIDATION_CHECKS } from '../../domain/validationChecklist';
 
@@ -21,6 +21,9 @@ export const EvidenceSort = z.enum(['revision', 'observed-desc', 'observed-asc',
 export type EvidenceSort = z.infer<typeof EvidenceSort>;
 export const EvidenceCounts = z.object({ total: z.number().int(), byState: z.record(LifecycleState, z.number().int()) });
 export type EvidenceCounts = z.infer<typeof EvidenceCounts>;
+/** A row of a queue: the revision, and the move that put it in its current state (why it is quarantined, disputed…). */
+export const QueueRevision = RevisionSummary.extend({ entered: Transition.nullable() });
+export type QueueRevision = z.infer<typeof QueueRevision>;
 
 export const ValidationCheck = z.object({ id: z.enum(VALIDATION_CHECKS), passed: z.boolean(), detail: z.string() });
 export type ValidationCheck = z.infer<typeof ValidationCheck>;
@@ -108,7 +111,7 @@ export const evidenceChannels = {
         counts: z.boolean().default(false),
       })
       .strict(),
-    response: z.object({ items: z.array(RevisionSummary), nextCursor: z.string().nullable(), counts: EvidenceCounts.optional() }),
+    response: z.object({ items: z.array(QueueRevision), nextCursor: z.string().nullable(), counts: EvidenceCounts.optional() }),
   },
   'evidence:get': {
     request: z.object({ revisionId: RevisionId }).strict(),
