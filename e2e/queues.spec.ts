@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { generatedEvidenceId, writeGeneratedBundle } from './generatedCase';
+import { generatedEvidenceId, writeGeneratedBundle } from '../electron/testing/generatedBundle';
 import { EvidenceViewPage } from './pages/ReviewViews';
 import { ingestRequest } from '../electron/testing/fixtures/evidence';
 import type { WorkbenchPage } from './pages/WorkbenchPage';

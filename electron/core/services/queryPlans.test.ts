@@ -5,7 +5,7 @@ import { bulkEvidence } from '../../testing/fixtures/bulk';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { BUCKET_HITS_SQL, COPY_CANDIDATES_SQL, IDENTICAL_CONTENT_SQL, PROBABLE_COPIES_SQL } from '../store/copyRows';
 import { visibleRefsQuery } from './claimBasis';
-import { listEvidenceQuery } from './evidenceReads';
+import { countEvidenceQuery, listEvidenceQuery } from './evidenceReads';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
 
 let tc: TestCase;
@@ -66,6 +66,19 @@ describe('hot queries keep their indexes', () => {
     const plan = planOf(q.sql, q.params);
     expect(plan, plan).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}`));
     expect(plan, plan).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it.each([
+    ['no filter', {}],
+    ['a kind', { kind: 'log_record' as const }],
+    ['a state (counted apart: all states come back)', { state: 'CANDIDATE' as const }],
+  ])('evidence:list counts with %s read an index only, never a revision row, for an analyst and for an admin of every tenant', (_label, filter) => {
+    for (const actor of [tc.session.actor(), { ...tc.session.actor(), tenants: ['*'], maxClassification: 'restricted' as const }]) {
+      const q = countEvidenceQuery(actor, filter);
+      const plan = planOf(q.sql, q.params);
+      expect(plan, plan).toMatch(/USING COVERING INDEX (evidence_revision_queue_counts|evidence_revision_by_acl_state)/);
+      expect(plan, plan).not.toMatch(/SCAN r\b(?! USING COVERING)/);
+    }
   });
 
   it('claim bindings are read through their index', () => {

@@ -21,17 +21,18 @@ export const generatedEvidenceId = (i: number) => `gen-ev-${String(i).padStart(5
 
 /**
  * A seeded case at the size analysts work at, as an evidence bundle (NDJSON) to be imported
- * through the workbench's own channel: `claims` claims, one evidence revision per claim (observed
- * over three weeks, four kinds) bound to it. Returns the bundle's path.
+ * through the workbench's own channel: `claims` claims, `perClaim` evidence revisions for each
+ * (observed over three weeks, four kinds), all bound to their claim. Returns the bundle's path.
  */
-export function writeGeneratedBundle(dir: string, claims = 10_000, seed = 20261202): string {
+export function writeGeneratedBundle(dir: string, claims = 10_000, seed = 20261202, perClaim = 1): string {
   const rnd = seeded(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const lines: object[] = [{ format: 'erwb-evidence-bundle', version: 1, producer: 'e2e-generator' }];
   for (let i = 0; i < claims; i++) {
     lines.push({ type: 'claim', claimId: `gen-cl-${String(i).padStart(5, '0')}`, statement: `${pick(HOSTS)} shows ${pick(VERBS)} activity of cluster ${i}`, tenant: 'acme', classification: 'internal' });
   }
-  for (let i = 0; i < claims; i++) {
+  const evidence = claims * perClaim;
+  for (let i = 0; i < evidence; i++) {
     const observed = new Date(Date.UTC(2026, 10, 1) + Math.floor(rnd() * 21 * 86_400) * 1000).toISOString().replace('.000Z', 'Z');
     const host = pick(HOSTS);
     lines.push({
@@ -44,10 +45,10 @@ export function writeGeneratedBundle(dir: string, claims = 10_000, seed = 202612
       },
     });
   }
-  for (let i = 0; i < claims; i++) {
-    lines.push({ type: 'binding', claimId: `gen-cl-${String(i).padStart(5, '0')}`, revision: `${generatedEvidenceId(i)}@1`, relation: i % 7 === 0 ? 'REFUTES' : 'FULL_SUPPORT', role: 'SUPPORTING' });
+  for (let i = 0; i < evidence; i++) {
+    lines.push({ type: 'binding', claimId: `gen-cl-${String(i % claims).padStart(5, '0')}`, revision: `${generatedEvidenceId(i)}@1`, relation: i % 7 === 0 ? 'REFUTES' : 'FULL_SUPPORT', role: 'SUPPORTING' });
   }
-  const path = join(dir, `generated-${claims}.ndjson`);
+  const path = join(dir, `generated-${claims}x${perClaim}.ndjson`);
   writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
   return path;
 }

@@ -1,0 +1,94 @@
+/**
+ * The queues' reads on a generated case of 10,000 claims and 50,000 evidence revisions (issue 11:
+ * "every page read under 50 ms"). The case is built through the import channel (a seeded bundle,
+ * electron/testing/generatedBundle.ts); 500 revisions are then quarantined and 200 decisions
+ * proposed through their channels. Prints p50 and p95 of each page read a queue makes, and the
+ * whole-case reads still left (claim:list, review:list, case:gate), each with its ratio to a
+ * baseline measured in the same run: a plain SELECT of 100 rows by primary key.
+ *
+ *   npx tsx bench/queue-reads.ts [--claims 10000] [--per-claim 5]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { writeGeneratedBundle } from '../electron/testing/generatedBundle';
+import { createTestCase } from '../electron/testing/testCase';
+import { report } from './lib';
+
+const { values } = parseArgs({ options: { claims: { type: 'string', default: '10000' }, 'per-claim': { type: 'string', default: '5' } } });
+const CLAIMS = Number(values.claims);
+const PER_CLAIM = Number(values['per-claim']);
+const RUNS = 21;
+
+/** p50 and p95 of `runs` timed calls after 3 unmeasured ones. */
+async function percentiles(fn: () => unknown, runs = RUNS): Promise<{ p50: number; p95: number }> {
+  for (let i = 0; i < 3; i++) await fn();
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: ms[Math.floor(runs * 0.5)]!, p95: ms[Math.min(runs - 1, Math.floor(runs * 0.95))]! };
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'erwb-bench-queues-'));
+  const tc = await createTestCase();
+  try {
+    const t0 = performance.now();
+    const imported = await tc.call('bundle:import', { path: writeGeneratedBundle(dir, CLAIMS, 20261202, PER_CLAIM) });
+    const quarantined = (await tc.call('evidence:list', { state: 'CANDIDATE', sort: 'observed-desc', limit: 200 })).items.slice(0, 200);
+    for (const page of [0, 1, 2]) {
+      const ids = page === 0 ? quarantined : (await tc.call('evidence:list', { state: 'CANDIDATE', sort: 'observed-asc', limit: 150 })).items;
+      for (const r of ids) await tc.call('evidence:transition', { revisionId: r.revisionId, to: 'QUARANTINED', reason: `bench: held for review (${page})` });
+    }
+    const claims = (await tc.call('claim:list', {})).slice(0, 200);
+    for (const c of claims) {
+      const bound = c.bindings[0]!.revisionId;
+      const state = (await tc.call('evidence:get', { revisionId: bound })).state;
+      if (state === 'CANDIDATE') await tc.call('evidence:transition', { revisionId: bound, to: 'VALIDATED', reason: 'bench: checked' });
+      await tc.call('decision:propose', { claimId: c.claimId, verdict: 'SUPPORTED', rationale: 'bench: the bound event shows it' });
+    }
+    report('generated case (through bundle:import)', {
+      claims: imported.created.claims,
+      evidence: imported.created.evidence,
+      bindings: imported.created.bindings,
+      build_s: ((performance.now() - t0) / 1000).toFixed(1),
+    });
+
+    const db = tc.session.db();
+    const plain = db.prepare('SELECT * FROM evidence_revision ORDER BY revision_id LIMIT 100');
+    const baseline = await percentiles(() => plain.all());
+    const deep = (await tc.call('evidence:list', { sort: 'observed-desc', limit: 200 })).nextCursor!;
+    let cursor = deep;
+    for (let i = 0; i < 150; i++) cursor = (await tc.call('evidence:list', { sort: 'observed-desc', limit: 200, after: cursor })).nextCursor ?? cursor;
+    const reads: Record<string, () => Promise<unknown>> = {
+      'evidence:list first page + counts': () => tc.call('evidence:list', { limit: 100, counts: true }),
+      'evidence:list observed newest first + counts': () => tc.call('evidence:list', { sort: 'observed-desc', limit: 100, counts: true }),
+      'evidence:list text filter + counts': () => tc.call('evidence:list', { text: 'HOST-DC02', limit: 100, counts: true }),
+      'evidence:list CANDIDATE by kind + counts': () => tc.call('evidence:list', { state: 'CANDIDATE', kind: 'log_record', limit: 100, counts: true }),
+      'evidence:list page 150 deep (cursor)': () => tc.call('evidence:list', { sort: 'observed-desc', limit: 100, after: cursor }),
+      'evidence:list QUARANTINED + counts': () => tc.call('evidence:list', { state: 'QUARANTINED', limit: 100, counts: true }),
+      'review:list (whole case)': () => tc.call('review:list', {}),
+      'claim:list (whole case)': () => tc.call('claim:list', {}),
+      'case:gate': () => tc.call('case:gate', {}),
+    };
+    const figures: Record<string, string> = { baseline_pk_100_rows_p50_ms: baseline.p50.toFixed(2) };
+    for (const [name, read] of Object.entries(reads)) {
+      const p = await percentiles(read, name.includes('whole') || name === 'case:gate' ? 7 : RUNS);
+      figures[`${name} p50_ms`] = p.p50.toFixed(1);
+      figures[`${name} p95_ms`] = p.p95.toFixed(1);
+      figures[`${name} ratio_p50_vs_baseline`] = (p.p50 / baseline.p50).toFixed(1);
+      figures[`${name} under_50ms`] = p.p95 < 50 ? 'yes' : 'NO';
+    }
+    report('queue reads (ms)', figures);
+  } finally {
+    tc.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main();
