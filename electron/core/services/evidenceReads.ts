@@ -130,9 +130,11 @@ function enteredState(ctx: ServiceContext, rows: readonly RevisionRow[]): Map<st
 
 /** The count query of evidence:list; exported so a test can hold its plan to the counting index. */
 export function countEvidenceQuery(actor: ServiceContext['actor'], req: QueueFilter): { sql: string; params: (string | number)[] } {
-  // Without a text filter the counts read only evidence_revision_queue_counts (no row, no title).
-  const { where, params } = queueWhere(actor, req, false, true);
-  const lineage = req.text?.trim() ? 'JOIN evidence_lineage l USING (evidence_id)' : '';
+  // Without a text filter the counts read only evidence_revision_queue_counts (no row, no title);
+  // with one, every visible row and its title are read, and the ACL index would only add lookups.
+  const text = Boolean(req.text?.trim());
+  const { where, params } = queueWhere(actor, req, false, !text);
+  const lineage = text ? 'JOIN evidence_lineage l USING (evidence_id)' : '';
   return { sql: `SELECT r.state AS state, COUNT(*) AS n FROM evidence_revision r ${lineage} WHERE ${where.join(' AND ')} GROUP BY r.state`, params };
 }
 
