@@ -7,6 +7,8 @@ export interface RowWindow {
   /** Height of the rows above and below the drawn ones, kept as spacers so the scrollbar is true. */
   padTop: number;
   padBottom: number;
+  /** The container's width, for a list that shows fewer columns when narrow. */
+  width: number;
 }
 
 /**
@@ -17,7 +19,7 @@ export function rowWindow(count: number, rowHeight: number, scrollTop: number, v
   const first = Math.floor(Math.max(0, scrollTop) / rowHeight);
   const start = Math.max(0, Math.min(count, first - overscan));
   const end = Math.max(start, Math.min(count, first + Math.ceil(viewHeight / rowHeight) + overscan));
-  return { start, end, padTop: start * rowHeight, padBottom: (count - end) * rowHeight };
+  return { start, end, padTop: start * rowHeight, padBottom: (count - end) * rowHeight, width: 0 };
 }
 
 /**
@@ -25,13 +27,13 @@ export function rowWindow(count: number, rowHeight: number, scrollTop: number, v
  * scroll with them): the rows' own element, whose distance from the container's top is taken off.
  */
 export function useVirtualRows(container: RefObject<HTMLElement | null>, count: number, rowHeight: number, overscan = 12, list?: RefObject<HTMLElement | null>): RowWindow {
-  const [view, setView] = useState({ scrollTop: 0, height: 900 });
+  const [view, setView] = useState({ scrollTop: 0, height: 900, width: 1000 });
   useEffect(() => {
     const el = container.current;
     if (!el) return;
     const measure = () => {
       const start = list?.current ? list.current.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop : 0;
-      setView({ scrollTop: el.scrollTop - start, height: el.clientHeight || 900 });
+      setView({ scrollTop: el.scrollTop - start, height: el.clientHeight || 900, width: el.clientWidth || 1000 });
     };
     measure();
     el.addEventListener('scroll', measure, { passive: true });
@@ -42,5 +44,5 @@ export function useVirtualRows(container: RefObject<HTMLElement | null>, count: 
       resize?.disconnect();
     };
   }, [container, list]);
-  return rowWindow(count, rowHeight, view.scrollTop, view.height, overscan);
+  return { ...rowWindow(count, rowHeight, view.scrollTop, view.height, overscan), width: view.width };
 }

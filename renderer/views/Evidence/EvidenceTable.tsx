@@ -8,7 +8,8 @@ import { useVirtualRows } from '../../components/useVirtualRows';
 
 /** Every row is this tall (one line per cell part, cut with an ellipsis), so the list can be drawn a screenful at a time. */
 export const EVIDENCE_ROW_PX = 52;
-const COLUMNS = 6;
+/** Narrower than this, the time and tenant columns give way to the title (both are in the detail). */
+const WIDE_PX = 640;
 
 /** Rows a bulk validation may take: the ones waiting for a first validation. */
 export const selectableForValidation = (r: RevisionSummary) => r.state === 'CANDIDATE';
@@ -35,6 +36,7 @@ export function EvidenceTable({
   onPick: (row: RevisionSummary, on: boolean) => void;
 }) {
   const w = useVirtualRows(scroller, rows.length, EVIDENCE_ROW_PX);
+  const wide = w.width >= WIDE_PX;
   return (
     <table className="table selectable dense fixed-rows" data-testid="evidence-table" aria-rowcount={total + 1}>
       <colgroup>
@@ -42,8 +44,8 @@ export function EvidenceTable({
         <col className="col-state" />
         <col />
         <col className="col-source" />
-        <col className="col-time" />
-        <col className="col-tenant" />
+        {wide && <col className="col-time" />}
+        {wide && <col className="col-tenant" />}
       </colgroup>
       <thead>
         <tr aria-rowindex={1}>
@@ -51,8 +53,8 @@ export function EvidenceTable({
           <th>state · kind</th>
           <th>revision · title</th>
           <th>source · producer</th>
-          <th>observed (UTC)</th>
-          <th>tenant</th>
+          {wide && <th>observed (UTC)</th>}
+          {wide && <th>tenant</th>}
         </tr>
       </thead>
       <tbody>
@@ -102,22 +104,26 @@ export function EvidenceTable({
                 <div className="cut">{r.sourceType}</div>
                 <div className="muted small cut">{r.producer}</div>
               </td>
-              <td className="mono small">
-                {/* Date over time keeps the column narrow enough for the title to breathe. */}
-                <div>{date}</div>
-                <div>{time}</div>
-              </td>
-              <td className="small">
-                <div className="cut">{r.tenant}</div>
-                <div className={`class-${r.classification}`}>{r.classification}</div>
-              </td>
+              {wide && (
+                <td className="mono small">
+                  {/* Date over time keeps the column narrow enough for the title to breathe. */}
+                  <div>{date}</div>
+                  <div>{time}</div>
+                </td>
+              )}
+              {wide && (
+                <td className="small">
+                  <div className="cut">{r.tenant}</div>
+                  <div className={`class-${r.classification}`}>{r.classification}</div>
+                </td>
+              )}
             </tr>
           );
         })}
         {w.padBottom > 0 && <tr aria-hidden="true" className="spacer" style={{ height: w.padBottom }} />}
         {rows.length === 0 && (
           <tr>
-            <td colSpan={COLUMNS} className="muted" data-testid="evidence-empty">
+            <td colSpan={wide ? 6 : 4} className="muted" data-testid="evidence-empty">
               No visible revision matches these filters.
             </td>
           </tr>

@@ -9,6 +9,7 @@ import { GraphSidePanel } from './GraphSidePanel';
 import { GraphLegend, GraphToolbar, GraphTrail } from './GraphToolbar';
 import { ARROWS, nextNode } from './keyboard';
 import { edgeTypes, nodeTypes, RelationMarkers } from './nodes';
+import { LARGE_GRAPH_NODES } from './layout';
 import { claimNodeId, LAYOUT, revisionNodeId, toFlow, type WorkbenchFlowNode } from './toFlow';
 
 const MARGIN = 24;
@@ -197,6 +198,8 @@ function GraphCanvas() {
             onConnect={onConnect}
             isValidConnection={(c) => ends(c) !== null}
             edgesFocusable={false}
+            // A large graph is drawn for overview: only what is in view is mounted (layout.ts).
+            onlyRenderVisibleElements={nodes.length > LARGE_GRAPH_NODES}
             minZoom={0.1}
             maxZoom={1.75}
             // Offline tool: the attribution is a link to the internet the window cannot open anyway.

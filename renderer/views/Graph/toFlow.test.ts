@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BindingRole, Relation } from '../../../shared/domain/enums';
 import type { BindingView, RevisionSummary } from '../../../shared/domain/schemas';
 import type { ClaimDetail } from '../../../shared/ipc/channels/claims';
+import { LARGE_GRAPH_NODES } from './layout';
 import { LAYOUT, toFlow, type BindingFlowEdge, type ClaimFlowNode, type EvidenceFlowNode, type WorkbenchFlowNode } from './toFlow';
 
 let nextBinding = 1;
@@ -217,5 +218,18 @@ describe('toFlow', () => {
     expect((byId(withReviews.nodes, 'claim:cl-exfil') as ClaimFlowNode).data).toMatchObject({ decisionState: null, verdict: null });
     // The review queue changes labels, never the layout.
     expect(withReviews.nodes.map((n) => [n.id, n.position])).toEqual(flow.nodes.map((n) => [n.id, n.position]));
+  });
+});
+
+describe('toFlow on a graph past LARGE_GRAPH_NODES', () => {
+  it('gives every node its handle, so React Flow need not mount nodes out of view to measure them; a small graph is measured as drawn', () => {
+    const claimsOf = (n: number) => Array.from({ length: n }, (_, i) => claim(`cl-${i}`, 'SUPPORTED', [bind(`cl-${i}`, `ev-${i}@1`, 'FULL_SUPPORT', 'SUPPORTING')]));
+    const revisionsOf = (n: number) => Array.from({ length: n }, (_, i) => rev(`ev-${i}@1`));
+    const large = toFlow({ claims: claimsOf(300), evidence: revisionsOf(300), selection: null });
+    expect(large.nodes.length).toBeGreaterThan(LARGE_GRAPH_NODES);
+    for (const n of large.nodes) expect(n.handles, n.id).toHaveLength(1);
+    const claimHandle = large.nodes.find((n) => n.type === 'claim')!.handles![0]!;
+    expect(claimHandle).toMatchObject({ type: 'target', x: LAYOUT.claimWidth - 5 });
+    expect(toFlow({ claims: claimsOf(10), evidence: revisionsOf(10), selection: null }).nodes.every((n) => n.handles === undefined)).toBe(true);
   });
 });

@@ -11,12 +11,12 @@ import {
   type SupportProjection,
   type Verdict,
 } from '../../../shared/domain/enums';
-import type { Edge, Node } from '@xyflow/react';
+import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
 import type { RevisionSummary } from '../../../shared/domain/schemas';
 import type { ClaimSummary } from '../../../shared/domain/schemas';
 import type { ClaimReviewSummary } from '../../../shared/ipc/channels/review';
 import type { GraphSelection } from '../../state/types';
-import { LAYOUT, layeredPositions } from './layout';
+import { LARGE_GRAPH_NODES, LAYOUT, layeredPositions } from './layout';
 
 /**
  * Pure projection of the case's claims and evidence onto React Flow nodes and edges. Everything
@@ -201,6 +201,9 @@ export function toFlow({ claims, evidence, selection, reviews = [], hidden = {},
     edges,
   );
   for (const n of nodes) n.position = positions.get(n.id)!;
+  // A large graph mounts only the nodes in view; React Flow would still mount every node once to
+  // measure where its handle is, unless told: the handles sit at fixed places on fixed-size nodes.
+  if (nodes.length > LARGE_GRAPH_NODES) for (const n of nodes) n.handles = handlesOf(n.type === 'claim' ? 'claim' : 'evidence');
 
   // Evidence bound to no claim drawn here: evidence bound to none at all (listed on request), or
   // a focus whose claims were left out.
@@ -220,6 +223,14 @@ export function toFlow({ claims, evidence, selection, reviews = [], hidden = {},
     unbound.forEach((r, i) => nodes.push(evidenceNode(r, claims.length > 0 ? L.unboundX : L.evidenceX, L.laneHeight + L.rowGap + i * rowStep, 0, hidden, selection, dim)));
   }
   return { nodes, edges, undrawnBindings };
+}
+
+/** Where ClaimNode and EvidenceNode draw their one handle (10 px, centred on the side it sits on; styles.css). */
+function handlesOf(type: 'claim' | 'evidence'): NodeHandle[] {
+  const size = 10;
+  return type === 'claim'
+    ? [{ type: 'target', position: Position.Right, x: LAYOUT.claimWidth - size / 2, y: LAYOUT.claimHeight / 2 - size / 2, width: size, height: size }]
+    : [{ type: 'source', position: Position.Left, x: -size / 2, y: LAYOUT.evidenceHeight / 2 - size / 2, width: size, height: size }];
 }
 
 function evidenceNode(

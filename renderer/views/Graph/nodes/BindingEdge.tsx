@@ -2,6 +2,7 @@ import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyf
 import { memo } from 'react';
 import { RELATION_STYLE } from '../relationStyle';
 import type { BindingFlowEdge } from '../toFlow';
+import { useCompact } from './zoomLevel';
 
 /**
  * A claim–evidence binding. The label sits at the evidence end of the edge, not at its middle:
@@ -10,6 +11,9 @@ import type { BindingFlowEdge } from '../toFlow';
 export const BindingEdge = memo(function BindingEdge(props: EdgeProps<BindingFlowEdge>) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data } = props;
   const [path] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
+  // Zoomed out to badges, labels are too small to read and dashes cost more to draw than they
+  // say: the edge keeps its relation's colour and arrowhead.
+  const compact = useCompact();
   if (!data) return null;
   const look = RELATION_STYLE[data.relation];
   return (
@@ -18,19 +22,21 @@ export const BindingEdge = memo(function BindingEdge(props: EdgeProps<BindingFlo
         id={id}
         path={path}
         markerEnd={`url(#arrow-${data.relation})`}
-        style={{ stroke: look.color, strokeWidth: look.width, strokeDasharray: look.dash, opacity: data.dimmed ? 0.15 : 1 }}
+        style={{ stroke: look.color, strokeWidth: look.width, strokeDasharray: compact ? undefined : look.dash, opacity: data.dimmed ? 0.15 : 1 }}
       />
-      <EdgeLabelRenderer>
-        <div
-          className={`edge-label rel-${data.relation}${data.dimmed ? ' is-dimmed' : ''}`}
-          style={{ transform: `translate(-100%, -50%) translate(${sourceX - 10}px, ${sourceY}px)`, borderColor: look.color, color: look.color }}
-          data-testid={`graph-edge-${data.revisionId}-${data.claimId}`}
-          data-relation={data.relation}
-          title={data.rationale}
-        >
-          {look.label} · {data.role.toLowerCase()}
-        </div>
-      </EdgeLabelRenderer>
+      {!compact && (
+        <EdgeLabelRenderer>
+          <div
+            className={`edge-label rel-${data.relation}${data.dimmed ? ' is-dimmed' : ''}`}
+            style={{ transform: `translate(-100%, -50%) translate(${sourceX - 10}px, ${sourceY}px)`, borderColor: look.color, color: look.color }}
+            data-testid={`graph-edge-${data.revisionId}-${data.claimId}`}
+            data-relation={data.relation}
+            title={data.rationale}
+          >
+            {look.label} · {data.role.toLowerCase()}
+          </div>
+        </EdgeLabelRenderer>
+      )}
     </>
   );
 });
