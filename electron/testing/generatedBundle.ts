@@ -1,17 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-/** Deterministic pseudo-random numbers (mulberry32), so every run builds the same case. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './seededRandom';
 
 const HOSTS = ['HOST-FS01', 'HOST-DC02', 'HOST-WS17', 'HOST-SQL03', 'HOST-VPN01'];
 const VERBS = ['signin', 'process_start', 'file_write', 'dns_query', 'net_connect', 'service_install'];
@@ -25,7 +14,7 @@ export const generatedEvidenceId = (i: number) => `gen-ev-${String(i).padStart(5
  * (observed over three weeks, four kinds), all bound to their claim. Returns the bundle's path.
  */
 export function writeGeneratedBundle(dir: string, claims = 10_000, seed = 20261202, perClaim = 1): string {
-  const rnd = seeded(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const lines: object[] = [{ format: 'erwb-evidence-bundle', version: 1, producer: 'e2e-generator' }];
   for (let i = 0; i < claims; i++) {
