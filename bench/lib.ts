@@ -13,7 +13,8 @@ export function medianMs(fn: () => unknown, runs = 15, warmup = 3): number {
   return times[Math.floor(times.length / 2)]!;
 }
 
-export async function medianMsAsync(fn: () => Promise<unknown>, runs = 15, warmup = 3): Promise<number> {
+/** p50 and p95 of `runs` awaited calls after `warmup` unmeasured ones. */
+export async function percentilesMsAsync(fn: () => unknown, runs = 15, warmup = 3): Promise<{ p50: number; p95: number }> {
   for (let i = 0; i < warmup; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -22,7 +23,11 @@ export async function medianMsAsync(fn: () => Promise<unknown>, runs = 15, warmu
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return { p50: times[Math.floor(times.length / 2)]!, p95: times[Math.min(times.length - 1, Math.floor(times.length * 0.95))]! };
+}
+
+export async function medianMsAsync(fn: () => Promise<unknown>, runs = 15, warmup = 3): Promise<number> {
+  return (await percentilesMsAsync(fn, runs, warmup)).p50;
 }
 
 export function report(name: string, figures: Record<string, number | string>): void {

@@ -14,25 +14,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeGeneratedBundle } from '../electron/testing/generatedBundle';
 import { createTestCase } from '../electron/testing/testCase';
-import { report } from './lib';
+import { percentilesMsAsync, report } from './lib';
 
 const { values } = parseArgs({ options: { claims: { type: 'string', default: '10000' }, 'per-claim': { type: 'string', default: '5' } } });
 const CLAIMS = Number(values.claims);
 const PER_CLAIM = Number(values['per-claim']);
 const RUNS = 21;
-
-/** p50 and p95 of `runs` timed calls after 3 unmeasured ones. */
-async function percentiles(fn: () => unknown, runs = RUNS): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < 3; i++) await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    ms.push(performance.now() - t);
-  }
-  ms.sort((a, b) => a - b);
-  return { p50: ms[Math.floor(runs * 0.5)]!, p95: ms[Math.min(runs - 1, Math.floor(runs * 0.95))]! };
-}
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'erwb-bench-queues-'));
@@ -61,7 +48,7 @@ async function main() {
 
     const db = tc.session.db();
     const plain = db.prepare('SELECT * FROM evidence_revision ORDER BY revision_id LIMIT 100');
-    const baseline = await percentiles(() => plain.all());
+    const baseline = await percentilesMsAsync(() => plain.all(), RUNS);
     const deep = (await tc.call('evidence:list', { sort: 'observed-desc', limit: 200 })).nextCursor!;
     let cursor = deep;
     for (let i = 0; i < 150; i++) cursor = (await tc.call('evidence:list', { sort: 'observed-desc', limit: 200, after: cursor })).nextCursor ?? cursor;
@@ -78,7 +65,7 @@ async function main() {
     };
     const figures: Record<string, string> = { baseline_pk_100_rows_p50_ms: baseline.p50.toFixed(2) };
     for (const [name, read] of Object.entries(reads)) {
-      const p = await percentiles(read, name.includes('whole') || name === 'case:gate' ? 7 : RUNS);
+      const p = await percentilesMsAsync(read, name.includes('whole') || name === 'case:gate' ? 7 : RUNS);
       figures[`${name} p50_ms`] = p.p50.toFixed(1);
       figures[`${name} p95_ms`] = p.p95.toFixed(1);
       figures[`${name} ratio_p50_vs_baseline`] = (p.p50 / baseline.p50).toFixed(1);
