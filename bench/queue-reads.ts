@@ -2,8 +2,9 @@
  * The queues' reads on a generated case of 10,000 claims and 50,000 evidence revisions (issue 11:
  * "every page read under 50 ms"). The case is built through the import channel (a seeded bundle,
  * electron/testing/generatedBundle.ts); 500 revisions are then quarantined and 200 decisions
- * proposed through their channels. Prints p50 and p95 of each page read a queue makes, and the
- * whole-case reads still left (claim:list, review:list, case:gate), each with its ratio to a
+ * proposed through their channels. Prints p50 and p95 of each page read a queue makes (evidence:list,
+ * claim:page), and the whole-case reads (claim:list, which no view makes any more; review:list;
+ * case:gate), each with its ratio to a
  * baseline measured in the same run: a plain SELECT of 100 rows by primary key.
  *
  *   npx tsx bench/queue-reads.ts [--claims 10000] [--per-claim 5]
@@ -52,6 +53,8 @@ async function main() {
     const deep = (await tc.call('evidence:list', { sort: 'observed-desc', limit: 200 })).nextCursor!;
     let cursor = deep;
     for (let i = 0; i < 150; i++) cursor = (await tc.call('evidence:list', { sort: 'observed-desc', limit: 200, after: cursor })).nextCursor ?? cursor;
+    const claimIds = (await tc.call('claim:list', {})).map((c) => c.claimId);
+    const deepClaim = claimIds[Math.floor(claimIds.length * 0.9)]!;
     const reads: Record<string, () => Promise<unknown>> = {
       'evidence:list first page + counts': () => tc.call('evidence:list', { limit: 100, counts: true }),
       'evidence:list observed newest first + counts': () => tc.call('evidence:list', { sort: 'observed-desc', limit: 100, counts: true }),
@@ -59,6 +62,11 @@ async function main() {
       'evidence:list CANDIDATE by kind + counts': () => tc.call('evidence:list', { state: 'CANDIDATE', kind: 'log_record', limit: 100, counts: true }),
       'evidence:list page 150 deep (cursor)': () => tc.call('evidence:list', { sort: 'observed-desc', limit: 100, after: cursor }),
       'evidence:list QUARANTINED + counts': () => tc.call('evidence:list', { state: 'QUARANTINED', limit: 100, counts: true }),
+      'claim:page first page + counts': () => tc.call('claim:page', { limit: 100, counts: true }),
+      'claim:page MIXED + counts (Disputes)': () => tc.call('claim:page', { status: 'MIXED', limit: 100, counts: true }),
+      'claim:page unsettled + counts (Remediations)': () => tc.call('claim:page', { unsettled: true, limit: 100, counts: true }),
+      'claim:page text (pickers)': () => tc.call('claim:page', { text: 'HOST-DC02', limit: 20 }),
+      'claim:page deep page (cursor)': () => tc.call('claim:page', { limit: 100, after: deepClaim }),
       'review:list (whole case)': () => tc.call('review:list', {}),
       'claim:list (whole case)': () => tc.call('claim:list', {}),
       'case:gate': () => tc.call('case:gate', {}),

@@ -84,11 +84,16 @@ test('a case created in the UI is fed in the UI: reviewer, source and quoted spa
   await page.getByTestId('intake-claim-submit').click();
   await expect(page.getByTestId('intake-claim-done')).toContainText('cl-fs02-encrypt created: INSUFFICIENT');
 
-  await page.getByTestId('intake-bind-claim').selectOption('cl-fs02-encrypt');
-  await page.getByTestId('intake-bind-revision').selectOption('ev-vr-001@1');
+  // The pickers offer matches from the store as one types (claim:page, evidence:list), never the whole case.
+  await page.getByTestId('intake-bind-claim').fill('encrypted by locker');
+  await expect(page.getByTestId('intake-bind-claim-options').locator('option[value="cl-fs02-encrypt"]')).toHaveCount(1);
+  await page.getByTestId('intake-bind-claim').fill('cl-fs02-encrypt');
+  await page.getByTestId('intake-bind-revision').fill('ev-vr-001');
+  await expect(page.getByTestId('intake-bind-revision-options').locator('option[value="ev-vr-001@1"]')).toHaveCount(1);
+  await page.getByTestId('intake-bind-revision').fill('ev-vr-001@1');
   await page.getByTestId('intake-bind-submit').click();
   await expect(page.getByTestId('intake-bind-done')).toContainText('ev-vr-001@1 bound to cl-fs02-encrypt as FULL_SUPPORT/SUPPORTING');
-  await page.getByTestId('intake-bind-revision').selectOption('ev-edr-001@1');
+  await page.getByTestId('intake-bind-revision').fill('ev-edr-001@1');
   await page.getByTestId('intake-bind-relation').selectOption('REFUTES');
   await page.getByTestId('intake-bind-submit').click();
   await expect(page.getByTestId('intake-bind-done')).toContainText('as REFUTES/SUPPORTING');
@@ -109,7 +114,8 @@ test('a case created in the UI is fed in the UI: reviewer, source and quoted spa
 
   // A correction is a new revision of the same lineage: the old one stays, superseded.
   await app.nav('intake');
-  await page.getByTestId('intake-revise-of').selectOption('ev-edr-001@1');
+  await page.getByTestId('intake-revise-of').fill('ev-edr-001@1');
+  await page.getByTestId('intake-revise-load').click();
   await expect(page.getByTestId('intake-revise-content')).toHaveValue(/locker\.exe not present/);
   await page.getByTestId('intake-revise-content').fill('EDR timeline HOST-FS02 02:00-03:00 UTC: sensor offline 02:05-02:40; locker.exe not seen while online');
   await page.getByTestId('intake-revise-submit').click();

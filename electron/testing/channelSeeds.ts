@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { join } from 'node:path';
 import {
   BINDING_ROLES,
+  CLAIM_STATUSES,
   CLASSIFICATIONS,
   EVIDENCE_KINDS,
   LIFECYCLE_STATES,
@@ -139,6 +140,15 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
     }),
   'evidence:confirmIndependent': (ids) => fc.record({ revisionId: revision(ids), copyOf: revision(ids), reason: REASON }),
   'claim:list': empty,
+  'claim:page': (ids) =>
+    fc.record({
+      status: opt(fc.constantFrom(...CLAIM_STATUSES)),
+      unsettled: opt(fc.boolean()),
+      text: opt(fc.constantFrom('cl-', '%', 'the', '')),
+      limit: opt(fc.integer({ min: 1, max: 200 })),
+      after: opt(fc.constantFrom(...ids.claims, 'not-a-claim', '')),
+      counts: opt(fc.boolean()),
+    }),
   'claim:get': (ids) => fc.record({ claimId: claim(ids) }),
   'claim:create': () =>
     fc.record({

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { BINDING_ROLES, RELATIONS, type BindingRole, type Relation } from '../../shared/domain/enums';
-import { useWorkbench } from '../state/store';
 import { EnumSelect } from './EnumSelect';
 import { ErrorNotice } from './ErrorNotice';
+import { ClaimPick } from './SearchPick';
 import { useChannelAction } from './useChannelAction';
 
 /**
@@ -89,7 +89,6 @@ export function UnbindButton({ claimId, revisionId, testId }: { claimId: string;
  * relation and role, through claim:bind like everywhere else.
  */
 export function BindToClaim({ revisionId, testId }: { revisionId: string; testId: string }) {
-  const claims = useWorkbench((s) => s.claims);
   const action = useChannelAction('claim:bind');
   const [claimId, setClaimId] = useState('');
   const [relation, setRelation] = useState<Relation>('FULL_SUPPORT');
@@ -97,14 +96,7 @@ export function BindToClaim({ revisionId, testId }: { revisionId: string; testId
   const bind = () => action.submit({ claimId: claimId.trim(), revisionId, relation, role }, () => setClaimId(''));
   return (
     <div className="row wrap" data-testid={testId}>
-      <input data-testid={`${testId}-claim`} className="mono grow" list={`${testId}-claims`} placeholder="claim id" value={claimId} onChange={(e) => setClaimId(e.target.value)} />
-      <datalist id={`${testId}-claims`}>
-        {claims.slice(0, 2000).map((c) => (
-          <option key={c.claimId} value={c.claimId}>
-            {c.statement.slice(0, 80)}
-          </option>
-        ))}
-      </datalist>
+      <ClaimPick testId={`${testId}-claim`} label="Claim to bind to" value={claimId} onChange={setClaimId} />
       <EnumSelect values={RELATIONS} value={relation} onChange={setRelation} testId={`${testId}-relation`} />
       <EnumSelect values={BINDING_ROLES} value={role} onChange={setRole} testId={`${testId}-role`} />
       <button type="button" data-testid={`${testId}-submit`} disabled={action.busy || claimId.trim() === ''} onClick={() => void bind()}>

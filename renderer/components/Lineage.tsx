@@ -1,4 +1,4 @@
-import type { RevisionDetail, RevisionSummary } from '../../shared/domain/schemas';
+import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
 import { StateBadge } from './Badges';
 import { formatTime } from './format';
 
@@ -8,16 +8,14 @@ import { formatTime } from './format';
  */
 export function Lineage({
   detail,
-  evidence,
   onSelect,
   testId,
 }: {
-  detail: RevisionDetail;
-  evidence: readonly RevisionSummary[];
+  detail: EvidenceDetail;
   onSelect: (revisionId: string) => void;
   testId: string;
 }) {
-  const lineage = evidence.filter((r) => r.evidenceId === detail.evidenceId).sort((a, b) => b.revision - a.revision);
+  const lineage = detail.lineage;
   return (
     <div data-testid={testId}>
       <p className="muted">

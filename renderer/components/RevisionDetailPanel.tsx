@@ -1,5 +1,4 @@
 import type { EvidenceDetail } from '../../shared/ipc/channels/evidence';
-import type { RevisionSummary } from '../../shared/domain/schemas';
 import { RelationTag, StateBadge, StrengthTag } from './Badges';
 import { BindToClaim, UnbindButton } from './BindingActions';
 import { CopyLinks } from './CopyLinks';
@@ -19,12 +18,10 @@ import { WhatIfLink } from './WhatIfLink';
  */
 export function RevisionDetailPanel({
   detail,
-  evidence,
   onSelectRevision,
   testId,
 }: {
   detail: EvidenceDetail;
-  evidence: readonly RevisionSummary[];
   onSelectRevision: (revisionId: string) => void;
   testId: string;
 }) {
@@ -81,7 +78,7 @@ export function RevisionDetailPanel({
         </>
       )}
       <h3>Lineage</h3>
-      <Lineage detail={detail} evidence={evidence} onSelect={onSelectRevision} testId={`${testId}-lineage`} />
+      <Lineage detail={detail} onSelect={onSelectRevision} testId={`${testId}-lineage`} />
       <h3>Lifecycle history</h3>
       <TransitionHistory transitions={detail.transitions} testId={`${testId}-history`} />
       <h3>Lifecycle move</h3>

@@ -20,7 +20,7 @@ export function StatusBar() {
       )}
       {gate && (
         <span data-testid="status-gate" className={gate.final ? 'ok' : undefined}>
-          {gate.final ? 'FINAL' : `DRAFT: ${gate.blockers.length} blocker${gate.blockers.length === 1 ? '' : 's'}`}
+          {gate.final ? 'FINAL' : `DRAFT: ${gate.total.toLocaleString('en')} blocker${gate.total === 1 ? '' : 's'}`}
         </span>
       )}
       <span data-testid="status-transport" className="transport">

@@ -8,3 +8,6 @@ export function actionErrorOf(err: unknown): ActionError {
   if (err instanceof WorkbenchCallError) return { code: err.code, message: err.message, issues: err.issues ?? [] };
   return { code: 'CLIENT', message: messageOf(err), issues: [] };
 }
+
+/** The item is not there for this reader (another clearance, or it never was): dropped from a cache, not reported. */
+export const isGone = (err: unknown): boolean => err instanceof WorkbenchCallError && err.code === 'NOT_FOUND';

@@ -63,7 +63,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
     await get().loadCase();
     // Locked: nothing else may be read until a reviewer unlocks this window.
     if (!get().caseInfo?.actor) return;
-    await Promise.all([get().loadEvidence(), get().loadEvidenceQueue(), get().loadClaims(), get().loadGraph(), get().loadAudit(), get().loadReviews(), get().loadGate()]);
+    await Promise.all([get().refreshRevisionDetails(), get().loadEvidenceQueue(), get().refreshClaimDetails(), get().loadGraph(), get().loadAudit(), get().loadReviews(), get().loadGate()]);
     set((s) => ({ refreshes: s.refreshes + 1 }));
   },
 });

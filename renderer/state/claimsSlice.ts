@@ -1,5 +1,5 @@
 import { call } from '../bridge';
-import { actionErrorOf, messageOf } from './actionError';
+import { actionErrorOf, isGone, messageOf } from './actionError';
 import type { ClaimDetail } from '../../shared/ipc/channels/claims';
 import type { ClaimsSlice, Slice } from './types';
 
@@ -8,29 +8,24 @@ const inFlight = new Set<string>();
 const KEPT_DETAILS = 20;
 const newest = (details: Record<string, ClaimDetail>): Record<string, ClaimDetail> => Object.fromEntries(Object.entries(details).slice(-KEPT_DETAILS));
 
-/** claim:get of each id, settled one by one: one unreadable claim must not hide the others. */
+/**
+ * claim:get of each id, settled one by one: one unreadable claim must not hide the others. A
+ * claim gone from view (NOT_FOUND: another clearance, or the case changed) is no failure.
+ */
 async function claimDetailsOf(claimIds: readonly string[]): Promise<{ details: ClaimDetail[]; failure: unknown }> {
   const settled = await Promise.allSettled(claimIds.map((claimId) => call('claim:get', { claimId })));
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !isGone(r.reason));
   return { details: settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])), failure: failed?.reason };
 }
 
 export const createClaimsSlice: Slice<ClaimsSlice> = (set, get) => ({
-  claims: [],
   claimDetails: {},
   claimsError: null,
-  // One request for the list (with each claim's bindings); details only of the claims a view has
-  // open, refreshed here so an open detail never shows the claim as it was before an action.
-  loadClaims: async () => {
-    try {
-      const claims = await call('claim:list', {});
-      const listed = new Set(claims.map((c) => c.claimId));
-      const open = Object.keys(get().claimDetails).filter((id) => listed.has(id));
-      const { details, failure } = await claimDetailsOf(open);
-      set({ claims, claimDetails: Object.fromEntries(details.map((d) => [d.claimId, d])), claimsError: failure === undefined ? null : messageOf(failure) });
-    } catch (err) {
-      set({ claimsError: messageOf(err) });
-    }
+  // Details only of the claims a view has open, read again here so an open detail never shows the
+  // claim as it was before an action.
+  refreshClaimDetails: async () => {
+    const { details, failure } = await claimDetailsOf(Object.keys(get().claimDetails));
+    set({ claimDetails: Object.fromEntries(details.map((d) => [d.claimId, d])), claimsError: failure === undefined ? null : messageOf(failure) });
   },
   ensureClaimDetails: async (claimIds) => {
     const missing = [...new Set(claimIds)].filter((id) => !get().claimDetails[id] && !inFlight.has(id));

@@ -23,8 +23,8 @@ export const createRemediationSlice: Slice<RemediationSlice> = (set, get) => {
     selectedRemediation: null,
     loadRemediations: async () => {
       try {
-        // Claims carry their projection: reload them too, so the queue and the claims agree.
-        const [list, status] = await Promise.all([call('remediation:list', {}), call('revocation:status', {}), get().loadClaims()]);
+        // Open claims carry their projection: read them again too, so the queue and the claims agree.
+        const [list, status] = await Promise.all([call('remediation:list', {}), call('revocation:status', {}), get().refreshClaimDetails()]);
         set({ remediations: list.items, revocationStatus: status, remediationError: null });
       } catch (err) {
         set({ remediationError: messageOf(err) });

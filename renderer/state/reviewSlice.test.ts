@@ -49,7 +49,7 @@ function host(listed: string[], answers: Record<string, Answer> = {}) {
       case 'audit:head':
         return { seq: 1, hash: 'h', head: 'erwb-head:1:h' };
       case 'case:gate':
-        return { ready: false, blockers: [], head: 'h', lastFinalization: null, final: false };
+        return { ready: false, blockers: [], total: 0, byKind: {}, head: 'h', lastFinalization: null, final: false };
       case 'case:info':
         // Unlocked: the store reads the rest of the case only once a reviewer acts in this window.
         return { actor: { actorId: 'lena.k' } };

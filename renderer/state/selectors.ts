@@ -5,7 +5,6 @@ import type { WorkbenchState } from './types';
 export const selectView = (s: WorkbenchState) => s.view;
 export const selectActorId = (s: WorkbenchState) => s.caseInfo?.actor?.actorId ?? null;
 export const selectCasePath = (s: WorkbenchState) => s.caseInfo?.path ?? null;
-export const selectClaims = (s: WorkbenchState) => s.claims;
 export const selectClaimDetails = (s: WorkbenchState) => s.claimDetails;
 export const selectRefreshAll = (s: WorkbenchState) => s.refreshAll;
 export const selectReviewQueue = (s: WorkbenchState) => s.reviewQueue;
@@ -30,11 +29,11 @@ export const selectCasesView = (s: WorkbenchState) => ({ caseInfo: s.caseInfo, a
 export const selectUnlock = (s: WorkbenchState) => ({ caseInfo: s.caseInfo, actors: s.actors, unlockError: s.unlockError, unlock: s.unlock });
 
 export const selectEvidenceView = (s: WorkbenchState) => ({
-  evidence: s.evidence,
   queue: s.evidenceQueue,
   filter: s.evidenceFilter,
   selectedId: s.selectedRevisionId,
   details: s.revisionDetails,
+  gone: s.goneRevisions,
 });
 
 export const selectGraphView = (s: WorkbenchState) => ({
@@ -52,16 +51,13 @@ export const selectGraphActions = (s: WorkbenchState) => ({ loadGraph: s.loadGra
 export const selectGraphSidePanel = (s: WorkbenchState) => ({
   graph: s.graph,
   claimDetails: s.claimDetails,
-  evidence: s.evidence,
   details: s.revisionDetails,
   selection: s.graphSelection,
   reviewQueue: s.reviewQueue,
 });
 
 export const selectDisputesView = (s: WorkbenchState) => ({
-  claims: s.claims,
   claimDetails: s.claimDetails,
-  evidence: s.evidence,
   details: s.revisionDetails,
   selected: s.selectedDispute,
 });

@@ -3,7 +3,7 @@
 // (actions call get().refreshAll()), so the slices import this module and it imports none of them.
 import type { StateCreator } from 'zustand';
 import type { EvidenceKind, LifecycleState } from '../../shared/domain/enums';
-import type { ActorView, ClaimSummary, RevisionSummary } from '../../shared/domain/schemas';
+import type { ActorView, RevisionSummary } from '../../shared/domain/schemas';
 import type { ActorKeyView, ChainVerification, ReceiptView } from '../../shared/ipc/channels/audit';
 import type { CaseInfo } from '../../shared/ipc/channels/case';
 import type { ClaimDetail } from '../../shared/ipc/channels/claims';
@@ -115,11 +115,13 @@ export interface EvidenceQueueSlice {
 }
 
 export interface EvidenceSlice {
-  evidence: RevisionSummary[];
-  /** Full revisions (content, context, history) fetched on demand, keyed by revision id. */
+  /** Full revisions (content, context, history) fetched on demand, keyed by revision id: the most recent few. */
   revisionDetails: Record<string, EvidenceDetail>;
   evidenceError: string | null;
-  loadEvidence: () => Promise<void>;
+  /** Revisions asked for that are not there for the acting reviewer (NOT_FOUND): shown as such, not as loading. */
+  goneRevisions: ReadonlySet<string>;
+  /** Reads the kept details again (after a change): a stale one never shows; one no longer visible is dropped. */
+  refreshRevisionDetails: () => Promise<void>;
   /** Fetches the detail of each listed revision that is not cached yet. */
   ensureRevisionDetails: (revisionIds: readonly string[]) => Promise<void>;
   /** Asks the service for a lifecycle move; on success everything it can affect is reloaded. */
@@ -131,11 +133,11 @@ export interface EvidenceSlice {
 }
 
 export interface ClaimsSlice {
-  claims: ClaimSummary[];
-  /** Details of the claims a view has opened (claim:get), loaded on demand and refreshed with the list. */
+  /** Details of the claims a view has opened (claim:get): the most recent few, loaded on demand. Lists page through claim:page. */
   claimDetails: Record<string, ClaimDetail>;
   claimsError: string | null;
-  loadClaims: () => Promise<void>;
+  /** Reads the kept details again (after a change); one no longer visible is dropped. */
+  refreshClaimDetails: () => Promise<void>;
   /** Loads the details of these claims unless loaded (or loading) already. */
   ensureClaimDetails: (claimIds: readonly string[]) => Promise<void>;
   /** Records that the claim cannot be decided: its status becomes UNRESOLVED. */

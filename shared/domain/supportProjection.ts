@@ -65,3 +65,12 @@ const policyShort = (why: string): string => `the usable evidence does not meet 
 export function pendingReason(revisionName: string, cause: string): string {
   return `evidence it rests on (${revisionName}) ${cause === 'DERIVED' ? 'is derived from evidence taken out of normal flows (revoked, superseded, quarantined or disputed)' : `was ${cause}`}; revalidation is pending`;
 }
+
+/**
+ * A projection that unsettles a claim whatever its decision says (revoked, superseded or fenced
+ * evidence behind it), or null when the claim is ELIGIBLE on its evidence. The Review and
+ * Remediations queues flag the claims it names; claim:page filters on it.
+ */
+export function unsettledProjection(projection: SupportProjection | undefined): SupportProjection | null {
+  return projection !== undefined && projection !== 'ELIGIBLE' ? projection : null;
+}

@@ -176,7 +176,19 @@ export function getEvidence(ctx: ServiceContext, revisionId: string): EvidenceDe
     span: spanOf(ctx, revisionId),
     copies: copiesOf(ctx, revisionId),
     boundTo: claimsBindingRevision(ctx, revisionId),
+    lineage: lineageOf(ctx, row.evidence_id),
   };
+}
+
+/** The visible revisions of one evidence lineage, newest first. */
+function lineageOf(ctx: ServiceContext, evidenceId: string): EvidenceDetail['lineage'] {
+  const acl = aclFilter(ctx.actor, 'r');
+  return ctx.db
+    .prepare(
+      `SELECT r.revision_id AS revisionId, r.revision, r.state, r.observed_at AS observedAt FROM evidence_revision r
+       WHERE r.evidence_id = ? AND ${acl.sql} ORDER BY r.revision DESC LIMIT 200`,
+    )
+    .all(evidenceId, ...acl.params) as EvidenceDetail['lineage'];
 }
 
 /** The visible claims whose current generation binds this revision (the binding index by revision). */

@@ -1,5 +1,5 @@
 import type { ChainVerification } from '../../../shared/ipc/channels/audit';
-import type { Blocker } from '../../../shared/ipc/channels/gate';
+import { BLOCKER_KINDS, type Blocker } from '../../../shared/ipc/channels/gate';
 import type { ParsedRequestOf, ResponseOf } from '../../../shared/ipc/contract';
 import { finalLock } from '../audit/caseLock';
 import { appendReceipt } from '../audit/receipts';
@@ -70,13 +70,17 @@ function lastFinalization(ctx: ServiceContext): Finalization | null {
   return { seq: row.seq, at: row.at, by: row.actor, certifiedHead: (JSON.parse(row.body) as { certifiedHead: string }).certifiedHead };
 }
 
-/** The completion gate as `ctx.actor` may see it, with the audit chain as `chain` verified it. */
-export function gateStatus(ctx: ServiceContext, chain: ChainVerification): ResponseOf<'case:gate'> {
+/** The completion gate as `ctx.actor` may see it, with the audit chain as `chain` verified it; the blockers of `page`. */
+export function gateStatus(ctx: ServiceContext, chain: ChainVerification, page: ParsedRequestOf<'case:gate'> = { offset: 0, limit: Number.MAX_SAFE_INTEGER }): ResponseOf<'case:gate'> {
   const blockers = gateBlockers(ctx, chain);
   const head = chainHead(ctx.db);
+  const byKind = Object.fromEntries(BLOCKER_KINDS.map((k) => [k, 0])) as ResponseOf<'case:gate'>['byKind'];
+  for (const b of blockers) byKind[b.kind] += 1;
   return {
     ready: blockers.length === 0,
-    blockers,
+    blockers: blockers.slice(page.offset, page.offset + page.limit),
+    total: blockers.length,
+    byKind,
     head: head.head,
     lastFinalization: lastFinalization(ctx),
     final: finalLock(ctx.db) !== null,

@@ -1,5 +1,6 @@
 import { fourEyesRefusal } from '../../../shared/domain/fourEyes';
 import { voteValidity, type KillReason } from '../../../shared/domain/review';
+import { unsettledProjection } from '../../../shared/domain/supportProjection';
 import type { ClaimReview, ClaimReviewSummary, QuorumView, VoteView } from '../../../shared/ipc/channels/review';
 import type { ParsedRequestOf } from '../../../shared/ipc/contract';
 import { appendReceipt } from '../audit/receipts';
@@ -158,7 +159,7 @@ export function reviewStandings(ctx: ServiceContext, set: ClaimSet): { claims: C
 
 /** One line per visible claim for a review queue: derived status beside where its review stands. */
 export function listClaimReviews(ctx: ServiceContext): { items: ClaimReviewSummary[] } {
-  const statuses = new Map(listClaims(ctx).map((c) => [c.claimId, c.status]));
+  const summaries = new Map(listClaims(ctx).map((c) => [c.claimId, c]));
   const { claims, values: standings } = reviewStandings(ctx, visibleClaims(ctx));
   return {
     items: claims.map((claim, i) => {
@@ -169,11 +170,12 @@ export function listClaimReviews(ctx: ServiceContext): { items: ClaimReviewSumma
         claimId: claim.claim_id,
         statement: claim.statement,
         generation: claim.generation,
-        status: statuses.get(claim.claim_id) ?? null,
+        status: summaries.get(claim.claim_id)?.status ?? null,
         decisionState: standing.state,
         verdict: standing.verdict,
         quorumTier: standing.quorum?.tier ?? null,
         awaitingMe: awaitingReviewer(ctx.actor, { claimId: claim.claim_id, author: claim.author, state: standing.state, openProposal, voters: standing.voters }),
+        unsettled: unsettledProjection(summaries.get(claim.claim_id)?.projection),
       };
     }),
   };

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Blocker } from '../../../shared/ipc/channels/gate';
+import { BLOCKER_KINDS, type Blocker } from '../../../shared/ipc/channels/gate';
+import { call } from '../../bridge';
+import { messageOf } from '../../state/actionError';
 import { ConfirmStep } from '../../components/ConfirmStep';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import type { ActionError } from '../../state/types';
@@ -50,19 +52,35 @@ function BlockerTarget({ b, testId }: { b: Blocker; testId: string }) {
   return <>{b.target}</>;
 }
 
-/** Rows drawn at first and per "Show more": a case of thousands of claims has thousands of blockers. */
+/** Rows per read: the gate answers the first page, "Show more" reads the next (a case of thousands of claims has thousands of blockers). */
 const BLOCKER_PAGE = 200;
 
-function BlockerTable({ blockers, testId }: { blockers: readonly Blocker[]; testId: string }) {
+type Gate = NonNullable<ReturnType<typeof selectGate>>;
+
+function BlockerTable({ gate, testId }: { gate: Gate; testId: string }) {
   const { setView } = useWorkbench(useShallow(selectActions));
-  const [shown, setShown] = useState(BLOCKER_PAGE);
-  const byKind = new Map<Blocker['kind'], number>();
-  for (const b of blockers) byKind.set(b.kind, (byKind.get(b.kind) ?? 0) + 1);
+  // The gate's first page, then pages read on "Show more" (read again from the start when the gate is).
+  const [blockers, setBlockers] = useState<readonly Blocker[]>(gate.blockers);
+  const [moreError, setMoreError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    setBlockers(gate.blockers);
+    setMoreError(null);
+  }, [gate]);
+  const showMore = () => {
+    setBusy(true);
+    call('case:gate', { offset: blockers.length, limit: BLOCKER_PAGE })
+      .then((next) => setBlockers((rows) => [...rows, ...next.blockers]))
+      .catch((err: unknown) => setMoreError(messageOf(err)))
+      .finally(() => setBusy(false));
+  };
   return (
     <>
-      {blockers.length > BLOCKER_PAGE && (
+      {gate.total > BLOCKER_PAGE && (
         <p className="small" data-testid={`${testId}-counts`}>
-          {[...byKind].map(([kind, n]) => `${KIND_LABEL[kind]}: ${n.toLocaleString('en')}`).join(' · ')}
+          {BLOCKER_KINDS.filter((kind) => gate.byKind[kind] > 0)
+            .map((kind) => `${KIND_LABEL[kind]}: ${gate.byKind[kind].toLocaleString('en')}`)
+            .join(' · ')}
         </p>
       )}
       <table className="table dense" data-testid={testId}>
@@ -74,7 +92,7 @@ function BlockerTable({ blockers, testId }: { blockers: readonly Blocker[]; test
           </tr>
         </thead>
         <tbody>
-          {blockers.slice(0, shown).map((b, i) => (
+          {blockers.map((b, i) => (
             <tr key={i} data-testid={`${testId}-row`} data-kind={b.kind}>
               <td className="nowrap">
                 <span className={`tag blocker-${b.kind}`}>{KIND_LABEL[b.kind]}</span>
@@ -100,11 +118,16 @@ function BlockerTable({ blockers, testId }: { blockers: readonly Blocker[]; test
           ))}
         </tbody>
       </table>
-      {shown < blockers.length && (
+      {moreError && (
+        <p className="error small" role="alert" data-testid={`${testId}-more-error`}>
+          The next blockers could not be read: {moreError}
+        </p>
+      )}
+      {blockers.length < gate.total && (
         <p className="small">
-          Showing {shown.toLocaleString('en')} of {blockers.length.toLocaleString('en')} blockers.{' '}
-          <button type="button" className="link small" data-testid={`${testId}-more`} onClick={() => setShown((n) => n + BLOCKER_PAGE)}>
-            Show {Math.min(BLOCKER_PAGE, blockers.length - shown).toLocaleString('en')} more
+          Showing {blockers.length.toLocaleString('en')} of {gate.total.toLocaleString('en')} blockers.{' '}
+          <button type="button" className="link small" data-testid={`${testId}-more`} disabled={busy} onClick={showMore}>
+            Show {Math.min(BLOCKER_PAGE, gate.total - blockers.length).toLocaleString('en')} more
           </button>
         </p>
       )}
@@ -185,7 +208,7 @@ export function FinalizePanel() {
               ? 'FINAL and locked: no change is accepted until an admin reopens the case with a reason.'
               : gate.ready
                 ? 'Nothing blocks finalizing: every claim is decided on a current fingerprint and the chain verifies.'
-                : `${gate.blockers.length} blocker${gate.blockers.length === 1 ? '' : 's'} keep this case a DRAFT.`}
+                : `${gate.total.toLocaleString('en')} blocker${gate.total === 1 ? '' : 's'} keep this case a DRAFT.`}
           </p>
           {gate.lastFinalization && (
             <p className="muted small" data-testid="gate-last">
@@ -195,7 +218,7 @@ export function FinalizePanel() {
             </p>
           )}
           {gate.final && <ReopenForm />}
-          {gate.blockers.length > 0 && <BlockerTable blockers={gate.blockers} testId="gate-blockers" />}
+          {gate.total > 0 && <BlockerTable gate={gate} testId="gate-blockers" />}
         </>
       )}
       <div className="row finalize-row">

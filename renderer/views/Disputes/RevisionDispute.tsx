@@ -1,6 +1,6 @@
 import type { EvidenceDetail } from '../../../shared/ipc/channels/evidence';
 import { useEffect } from 'react';
-import type { ClaimSummary, RevisionSummary } from '../../../shared/domain/schemas';
+import type { RevisionSummary } from '../../../shared/domain/schemas';
 import { RelationTag, StateBadge } from '../../components/Badges';
 import { formatTime } from '../../components/format';
 import { latestEntryInto, referencedRevision } from '../../components/history';
@@ -11,7 +11,6 @@ import { InertLabel } from '../../components/InertLabel';
 interface Props {
   revision: RevisionSummary;
   details: Record<string, EvidenceDetail>;
-  claims: readonly ClaimSummary[];
   ensureDetails: (ids: readonly string[]) => Promise<void>;
   onOpen: (revisionId: string) => void;
 }
@@ -20,12 +19,11 @@ interface Props {
  * A DISPUTED revision beside the evidence it conflicts with (the dispute's supporting ref, when that
  * names a revision), with the claims that rest on it and the moves that settle it.
  */
-export function RevisionDispute({ revision, details, claims, ensureDetails, onOpen }: Props) {
+export function RevisionDispute({ revision, details, ensureDetails, onOpen }: Props) {
   const detail = details[revision.revisionId];
   const entry = detail ? latestEntryInto(detail.transitions, 'DISPUTED') : null;
   const counterpartId = referencedRevision(entry?.supportingRef ?? null);
   const counterpart = counterpartId ? details[counterpartId] : undefined;
-  const boundBy = claims.flatMap((c) => c.bindings.filter((b) => b.revisionId === revision.revisionId).map((b) => ({ claim: c, binding: b })));
 
   useEffect(() => {
     void ensureDetails(counterpartId ? [revision.revisionId, counterpartId] : [revision.revisionId]);
@@ -55,12 +53,12 @@ export function RevisionDispute({ revision, details, claims, ensureDetails, onOp
         ) : (
           <p className="muted">No recorded move into DISPUTED was found in this revision’s history.</p>
         )}
-        {boundBy.length > 0 && (
-          <p className="small">
+        {detail.boundTo.length > 0 && (
+          <p className="small" data-testid="dispute-revision-bound">
             Bound to:{' '}
-            {boundBy.map(({ claim, binding }) => (
-              <span key={binding.bindingId} className="bound-claim">
-                <code>{claim.claimId}</code> <RelationTag relation={binding.relation} />
+            {detail.boundTo.map((b) => (
+              <span key={b.claimId} className="bound-claim">
+                <code>{b.claimId}</code> <RelationTag relation={b.relation} />
               </span>
             ))}
           </p>

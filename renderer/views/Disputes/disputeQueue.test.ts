@@ -50,6 +50,13 @@ describe('disputeQueue', () => {
     expect(queue.map((e) => e.key)).toEqual(['claim:cl-ps', 'claim:cl-x', 'revision:ev-dlp@1']);
   });
 
+  it('holds the revisions back until every MIXED claim is read, so no row moves while paging', () => {
+    const claims = [claim('cl-ps', 'MIXED')];
+    const revisions = [rev('ev-dlp@1', 'DISPUTED')];
+    expect(disputeQueue(claims, revisions, false).map((e) => e.key)).toEqual(['claim:cl-ps']);
+    expect(disputeQueue(claims, revisions, true).map((e) => e.key)).toEqual(['claim:cl-ps', 'revision:ev-dlp@1']);
+  });
+
   it('is empty when nothing is in dispute', () => {
     expect(disputeQueue([claim('cl-a', 'INSUFFICIENT')], [rev('ev-1@1', 'VALIDATED')])).toEqual([]);
   });

@@ -4,16 +4,17 @@ import type { DisputeKey } from '../../state/types';
 /**
  * The dispute queue (DESIGN §1): claims whose usable evidence both supports and refutes them
  * (MIXED) and revisions a reviewer marked DISPUTED. The queue presents both sides; it never ranks a
- * side by how many items it has.
+ * side by how many items it has. Both are read a page at a time: the revisions follow the claims
+ * once every MIXED claim has been read (`claimsComplete`), so rows never move under the reader.
  */
 export type DisputeEntry =
   | { key: DisputeKey; kind: 'claim'; claim: ClaimSummary }
   | { key: DisputeKey; kind: 'revision'; revision: RevisionSummary };
 
-export function disputeQueue(claims: readonly ClaimSummary[], evidence: readonly RevisionSummary[]): DisputeEntry[] {
+export function disputeQueue(claims: readonly ClaimSummary[], evidence: readonly RevisionSummary[], claimsComplete = true): DisputeEntry[] {
   return [
     ...claims.filter((c) => c.status === 'MIXED').map((claim): DisputeEntry => ({ key: `claim:${claim.claimId}`, kind: 'claim', claim })),
-    ...evidence
+    ...(claimsComplete ? evidence : [])
       .filter((r) => r.state === 'DISPUTED')
       .map((revision): DisputeEntry => ({ key: `revision:${revision.revisionId}`, kind: 'revision', revision })),
   ];

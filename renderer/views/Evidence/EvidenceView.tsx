@@ -12,7 +12,7 @@ import { EvidenceFilters } from './EvidenceFilters';
 import { EVIDENCE_ROW_PX, EvidenceTable } from './EvidenceTable';
 
 export function EvidenceView() {
-  const { queue, filter, selectedId, details, evidence } = useWorkbench(useShallow(selectEvidenceView));
+  const { queue, filter, selectedId, details, gone: goneRevisions } = useWorkbench(useShallow(selectEvidenceView));
   const { selectRevision, setEvidenceFilter, ensureRevisionDetails, loadMoreEvidence, loadEvidenceQueue } = useWorkbench(useShallow(selectActions));
   const scroller = useRef<HTMLDivElement>(null);
   const [picked, setPicked] = useState<ReadonlyMap<string, LifecycleState>>(new Map());
@@ -31,11 +31,11 @@ export function EvidenceView() {
   }, [filter]);
 
   const detail = selectedId !== null ? details[selectedId] : undefined;
-  // A selection can outlive its visibility (another acting reviewer, another case).
-  const visible = selectedId !== null && evidence.some((r) => r.revisionId === selectedId);
+  // A selection can outlive its visibility (another acting reviewer, another case): then it has no detail.
   useEffect(() => {
-    if (selectedId && visible) void ensureRevisionDetails([selectedId]);
-  }, [selectedId, visible, ensureRevisionDetails]);
+    if (selectedId) void ensureRevisionDetails([selectedId]);
+  }, [selectedId, ensureRevisionDetails]);
+  const gone = selectedId !== null && goneRevisions.has(selectedId);
 
   // Reads the next page as the list nears the end of the rows read so far.
   const onScroll = useCallback(() => {
@@ -80,10 +80,10 @@ export function EvidenceView() {
       </section>
       <section className="panel detail-pane">
         {detail ? (
-          <RevisionDetailPanel detail={detail} evidence={evidence} onSelectRevision={selectRevision} testId="evidence-detail" />
+          <RevisionDetailPanel detail={detail} onSelectRevision={selectRevision} testId="evidence-detail" />
         ) : (
           <p className="muted" data-testid="evidence-detail-empty">
-            {!selectedId ? 'Select a revision to inspect its context, content and history.' : visible ? `Loading ${selectedId}…` : `${selectedId} is not visible to the acting reviewer.`}
+            {!selectedId ? 'Select a revision to inspect its context, content and history.' : gone ? `${selectedId} is not visible to the acting reviewer.` : `Loading ${selectedId}…`}
           </p>
         )}
       </section>

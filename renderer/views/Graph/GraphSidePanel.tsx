@@ -10,7 +10,7 @@ import { InertLabel } from '../../components/InertLabel';
 
 /** Details of the selected graph node; with nothing selected, the claims as a keyboard-reachable list. */
 export function GraphSidePanel() {
-  const { graph, claimDetails, evidence, details, selection, reviewQueue } = useWorkbench(useShallow(selectGraphSidePanel));
+  const { graph, claimDetails, details, selection, reviewQueue } = useWorkbench(useShallow(selectGraphSidePanel));
   const { selectGraphNode, ensureRevisionDetails, ensureClaimDetails } = useWorkbench(useShallow(selectActions));
   const { focusGraph } = useWorkbench(useShallow(selectGraphActions));
   const claims = graph?.claims ?? [];
@@ -28,7 +28,7 @@ export function GraphSidePanel() {
     body = (
       <ClaimDetailPanel
         claim={claimDetails[claimId]!}
-        evidence={evidence}
+        evidence={graph?.revisions ?? []}
         onSelectRevision={selectRevision}
         review={reviewQueue.find((r) => r.claimId === claimId)}
         onOpenReview={() => openReview(claimId)}
@@ -50,7 +50,7 @@ export function GraphSidePanel() {
             </button>
           )}
         </div>
-        <RevisionDetailPanel detail={detail} evidence={evidence} onSelectRevision={selectRevision} testId="graph-revision-detail" />
+        <RevisionDetailPanel detail={detail} onSelectRevision={selectRevision} testId="graph-revision-detail" />
       </>
     );
   } else if (selection) {

@@ -212,6 +212,7 @@ describe('toFlow', () => {
       verdict,
       quorumTier: null,
       awaitingMe: null,
+      unsettled: null,
     });
     const withReviews = toFlow({ claims, evidence: drawnEvidence, selection: null, reviews: [review('cl-ps', 'STALE', 'SUPPORTED'), review('cl-other', 'DECIDED', null)] });
     expect((byId(withReviews.nodes, 'claim:cl-ps') as ClaimFlowNode).data).toMatchObject({ decisionState: 'STALE', verdict: 'SUPPORTED' });

@@ -1,8 +1,8 @@
 import { EnumSelect } from '../../components/EnumSelect';
 import { useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
+import { call } from '../../bridge';
 import { BINDING_ROLES, RELATIONS, type BindingRole, type Relation } from '../../../shared/domain/enums';
-import { useWorkbench } from '../../state/store';
+import { ClaimPick, RevisionPick } from '../../components/SearchPick';
 import { Field, Outcome } from './formKit';
 import { useChannelAction } from '../../components/useChannelAction';
 
@@ -11,7 +11,6 @@ import { useChannelAction } from '../../components/useChannelAction';
  * refutes…) and a role; the claim's status follows from the case's rule, never from this form.
  */
 export function BindForm() {
-  const { claims, evidence } = useWorkbench(useShallow((s) => ({ claims: s.claims, evidence: s.evidence })));
   const bind = useChannelAction('claim:bind');
   const [claimId, setClaimId] = useState('');
   const [revisionId, setRevisionId] = useState('');
@@ -19,35 +18,31 @@ export function BindForm() {
   const [role, setRole] = useState<BindingRole>('SUPPORTING');
   const [rationale, setRationale] = useState('');
   const e = bind.error;
-  const claim = claims.find((c) => c.claimId === claimId);
+  // The claim's status after the bind, as the store derives it (read once the bind is recorded).
+  const [status, setStatus] = useState<{ claimId: string; status: string } | null>(null);
+  const bound = async () => {
+    setRationale('');
+    try {
+      const claim = await call('claim:get', { claimId });
+      setStatus({ claimId: claim.claimId, status: claim.status });
+    } catch {
+      setStatus(null);
+    }
+  };
   return (
     <form
       className="grid-form"
       data-testid="intake-bind"
       onSubmit={(ev) => {
         ev.preventDefault();
-        void bind.submit({ claimId, revisionId, relation, role, rationale }, () => setRationale(''));
+        void bind.submit({ claimId: claimId.trim(), revisionId: revisionId.trim(), relation, role, rationale }, () => void bound());
       }}
     >
       <Field label="Claim" path={['claimId']} error={e} testId="intake-bind-claim">
-        <select data-testid="intake-bind-claim" value={claimId} onChange={(x) => setClaimId(x.target.value)}>
-          <option value="">choose a claim…</option>
-          {claims.map((c) => (
-            <option key={c.claimId} value={c.claimId}>
-              {c.claimId}: {c.statement.slice(0, 80)}
-            </option>
-          ))}
-        </select>
+        <ClaimPick testId="intake-bind-claim" label="Claim" value={claimId} onChange={setClaimId} />
       </Field>
       <Field label="Evidence revision" path={['revisionId']} error={e} testId="intake-bind-revision">
-        <select data-testid="intake-bind-revision" value={revisionId} onChange={(x) => setRevisionId(x.target.value)}>
-          <option value="">choose a revision…</option>
-          {evidence.map((r) => (
-            <option key={r.revisionId} value={r.revisionId}>
-              {r.revisionId} ({r.state}): {r.title.slice(0, 60)}
-            </option>
-          ))}
-        </select>
+        <RevisionPick testId="intake-bind-revision" label="Evidence revision" value={revisionId} onChange={setRevisionId} />
       </Field>
       <Field label="Relation" path={['relation']} error={e} testId="intake-bind-relation">
         <EnumSelect values={RELATIONS} value={relation} onChange={setRelation} testId="intake-bind-relation" />
@@ -62,10 +57,10 @@ export function BindForm() {
         <button type="submit" data-testid="intake-bind-submit" disabled={bind.busy}>
           Bind
         </button>
-        {claim && (
+        {status && (
           <span className="muted" data-testid="intake-bind-status">
             {' '}
-            {claim.claimId} is now {claim.status}
+            {status.claimId} is now {status.status}
           </span>
         )}
         <Outcome error={bind.error} testId="intake-bind" done={bind.result && `${bind.result.revisionId} bound to ${bind.result.claimId} as ${bind.result.relation}/${bind.result.role}.`} />

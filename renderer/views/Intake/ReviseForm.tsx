@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { call } from '../../bridge';
-import { useWorkbench } from '../../state/store';
+import { RevisionPick } from '../../components/SearchPick';
 import type { QuotedSpan } from './EvidenceForm';
 import { Field, Outcome } from './formKit';
 import { useChannelAction } from '../../components/useChannelAction';
@@ -11,22 +11,21 @@ import { useChannelAction } from '../../components/useChannelAction';
  * text is typed, or quoted from a source document (a span: its hash is checked on arrival).
  */
 export function ReviseForm({ span, onSpanUsed }: { span: QuotedSpan | null; onSpanUsed: () => void }) {
-  const evidence = useWorkbench((s) => s.evidence);
   const revise = useChannelAction('evidence:revise');
   const [supersedes, setSupersedes] = useState('');
   const [content, setContent] = useState('');
   const [reason, setReason] = useState('');
   const [loadError, setLoadError] = useState<string | null>(null);
   const e = revise.error;
-  // Only a lineage's current revision can be corrected; superseded ones already were.
-  const current = evidence.filter((r) => r.state !== 'SUPERSEDED');
   const text = span ? span.quote : content;
-  const choose = async (revisionId: string) => {
-    setSupersedes(revisionId);
+  // The text of the revision named, to correct from (a name that is no revision just loads nothing).
+  const [loaded, setLoaded] = useState('');
+  const load = async () => {
+    const revisionId = supersedes.trim();
     setLoadError(null);
-    if (!revisionId) return;
     try {
       setContent((await call('evidence:get', { revisionId })).content);
+      setLoaded(revisionId);
     } catch (err) {
       setLoadError((err as Error).message);
     }
@@ -37,23 +36,22 @@ export function ReviseForm({ span, onSpanUsed }: { span: QuotedSpan | null; onSp
       data-testid="intake-revise"
       onSubmit={(ev) => {
         ev.preventDefault();
-        void revise.submit({ supersedes, content: text, reason, ...(span ? { span } : {}) }, () => {
+        void revise.submit({ supersedes: supersedes.trim(), content: text, reason, ...(span ? { span } : {}) }, () => {
           setReason('');
           setSupersedes('');
+          setLoaded('');
           setContent('');
           if (span) onSpanUsed();
         });
       }}
     >
       <Field label="Revision to correct" path={['supersedes']} error={e} wide testId="intake-revise-of">
-        <select data-testid="intake-revise-of" value={supersedes} onChange={(x) => void choose(x.target.value)}>
-          <option value="">choose a revision…</option>
-          {current.map((r) => (
-            <option key={r.revisionId} value={r.revisionId}>
-              {r.revisionId} ({r.state}): {r.title.slice(0, 70)}
-            </option>
-          ))}
-        </select>
+        <span className="row">
+          <RevisionPick testId="intake-revise-of" label="Revision to correct" value={supersedes} onChange={setSupersedes} />
+          <button type="button" className="secondary" data-testid="intake-revise-load" disabled={supersedes.trim() === '' || loaded === supersedes.trim()} onClick={() => void load()}>
+            Load its text
+          </button>
+        </span>
         {loadError && <span className="error">{loadError}</span>}
       </Field>
       <Field label={span ? `Corrected text quoted from ${span.sourceId} [${span.start}, ${span.end})` : 'Corrected content'} path={['content']} error={e} wide testId="intake-revise-content">
@@ -63,7 +61,7 @@ export function ReviseForm({ span, onSpanUsed }: { span: QuotedSpan | null; onSp
         <input data-testid="intake-revise-reason" value={reason} placeholder="the exporter truncated the command line; re-exported in full" onChange={(x) => setReason(x.target.value)} />
       </Field>
       <div className="wide">
-        <button type="submit" data-testid="intake-revise-submit" disabled={revise.busy || supersedes === ''}>
+        <button type="submit" data-testid="intake-revise-submit" disabled={revise.busy || supersedes.trim() === ''}>
           Record the correction
         </button>
         <Outcome

@@ -1,9 +1,8 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import {
   selectActorId,
   selectCasePath,
-  selectClaims,
   selectRemediationActions,
   selectRemediationError,
   selectRemediations,
@@ -16,6 +15,8 @@ import { RemediationDetail } from './RemediationDetail';
 import { ConvergenceSummary, RevocationTable } from './RevocationProgress';
 import './remediations.css';
 import { InertLabel } from '../../components/InertLabel';
+import { usePaged } from '../../components/usePaged';
+import { call } from '../../bridge';
 
 /** While the view is open, convergence is polled so the progress and the queue stay live. */
 const POLL_MS = 2000;
@@ -27,13 +28,12 @@ export function RemediationsView() {
   const selected = useWorkbench(selectSelectedRemediation);
   const actorId = useWorkbench(selectActorId);
   const casePath = useWorkbench(selectCasePath);
-  const claims = useWorkbench(selectClaims);
-  // Every claim that is not ELIGIBLE now, pending revalidation first: with or without a decision.
-  const notCurrent = useMemo(
-    () => claims.filter((c) => c.projection && c.projection !== 'ELIGIBLE').sort((a, b) => Number(!!b.pendingRevalidation) - Number(!!a.pendingRevalidation)),
-    [claims],
-  );
+  // Every claim that is not ELIGIBLE now, with or without a decision: a page at a time from the store.
+  const notCurrent = usePaged('unsettled', (after) => call('claim:page', { unsettled: true, limit: 100, ...(after === undefined ? { counts: true } : { after }) }));
   const { loadRemediations, loadRevocationStatus, selectRemediation } = useWorkbench(useShallow(selectRemediationActions));
+  // The queue was read again (a poll saw convergence move): so may the claims' projections have.
+  const { reload: reloadNotCurrent } = notCurrent;
+  useEffect(reloadNotCurrent, [reloadNotCurrent, remediations]);
 
   // A different case or acting reviewer (another clearance) sees a different queue.
   useEffect(() => {
@@ -82,15 +82,35 @@ export function RemediationsView() {
           </p>
         )}
         <ConvergenceSummary status={status} />
-        <h2>Claims not eligible</h2>
+        <h2>
+          Claims not eligible{' '}
+          {notCurrent.counts && (
+            <span className="count" data-testid="projection-claims-count">
+              {notCurrent.counts.total.toLocaleString('en')}
+            </span>
+          )}
+        </h2>
+        {notCurrent.error !== null && (
+          <div className="error-notice" role="alert" data-testid="projection-claims-error">
+            The claims not eligible could not be read: {notCurrent.error}{' '}
+            <button type="button" className="secondary small" onClick={notCurrent.items.length === 0 ? notCurrent.reload : notCurrent.loadMore}>
+              Retry
+            </button>
+          </div>
+        )}
         <ul className="plain small" data-testid="projection-claims">
-          {notCurrent.map((c) => (
+          {notCurrent.items.map((c) => (
             <li key={c.claimId} data-testid={`projection-claim-${c.claimId}`} title={c.projectionReasons?.join('\n')}>
               <ProjectionBadge projection={c.projection!} /> <code>{c.claimId}</code>
             </li>
           ))}
         </ul>
-        {notCurrent.length === 0 && (
+        {notCurrent.hasMore && (
+          <button type="button" className="secondary small" data-testid="projection-claims-more" disabled={notCurrent.loading} onClick={notCurrent.loadMore}>
+            Show more
+          </button>
+        )}
+        {notCurrent.items.length === 0 && notCurrent.error === null && notCurrent.counts !== null && (
           <p className="muted small" data-testid="projection-claims-none">
             Every claim you may see is ELIGIBLE on its evidence.
           </p>

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { useShallow } from 'zustand/react/shallow';
 import { DecisionStateBadge, ProjectionBadge, QuorumTierBadge, StatusBadge } from '../../components/Badges';
 import { LoadErrors } from '../../components/LoadErrors';
-import { selectClaims, selectReviewActions, selectReviewError, selectReviewQueue, selectSelectedReviewClaim } from '../../state/selectors';
+import { selectReviewActions, selectReviewError, selectReviewQueue, selectSelectedReviewClaim } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { ClaimReviewDetail } from './ClaimReviewDetail';
 import { currentReviewClaim, filterCounts, REVIEW_FILTER_IDS, REVIEW_FILTERS, reviewQueueView } from './reviewQueue';
@@ -20,7 +20,6 @@ const AWAITING_LABEL = { approve: 'yours to approve', vote: 'your vote is owed' 
 /** The review queue: every claim you may see with where its review stands, most urgent first. */
 export function ReviewView() {
   const queue = useWorkbench(selectReviewQueue);
-  const claims = useWorkbench(selectClaims);
   const error = useWorkbench(selectReviewError);
   const selected = useWorkbench(selectSelectedReviewClaim);
   const { selectReviewClaim, loadReviews } = useWorkbench(useShallow(selectReviewActions));
@@ -28,14 +27,8 @@ export function ReviewView() {
   const pane = useRef<HTMLElement>(null);
   const list = useRef<HTMLUListElement>(null);
 
-  const summaryOf = useMemo(() => new Map(claims.map((c) => [c.claimId, c])), [claims]);
-  // Revoked or superseded evidence unsettles a claim whatever its decision says.
-  const flagged = useMemo(
-    () => new Set(claims.filter((c) => c.pendingRevalidation || (c.projection && c.projection !== 'ELIGIBLE')).map((c) => c.claimId)),
-    [claims],
-  );
-  const shown = useMemo(() => reviewQueueView(queue, filter, flagged), [queue, filter, flagged]);
-  const counts = useMemo(() => filterCounts(queue, flagged), [queue, flagged]);
+  const shown = useMemo(() => reviewQueueView(queue, filter), [queue, filter]);
+  const counts = useMemo(() => filterCounts(queue), [queue]);
   const current = currentReviewClaim(shown, queue, selected);
   const w = useVirtualRows(pane, shown.length, ENTRY_PX, 8, list);
   // Another reviewer may have decided or voted since the last refresh: the queue is read afresh on opening.
@@ -77,7 +70,6 @@ export function ReviewView() {
         <ul className="plain queue fixed-entries" data-testid="review-queue" ref={list}>
           {w.padTop > 0 && <li aria-hidden="true" style={{ height: w.padTop }} />}
           {shown.slice(w.start, w.end).map((item, i) => {
-            const summary = summaryOf.get(item.claimId);
             return (
               <li key={item.claimId} style={{ height: ENTRY_PX }} aria-posinset={w.start + i + 1} aria-setsize={shown.length}>
                 <button
@@ -106,7 +98,7 @@ export function ReviewView() {
                         quorum <QuorumTierBadge tier={item.quorumTier} />
                       </span>
                     )}
-                    {summary?.projection && flagged.has(item.claimId) && <ProjectionBadge projection={summary.projection} />}
+                    {item.unsettled && <ProjectionBadge projection={item.unsettled} />}
                   </span>
                 </button>
               </li>

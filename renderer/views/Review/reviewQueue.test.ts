@@ -16,6 +16,7 @@ const item = (
   verdict: null,
   quorumTier,
   awaitingMe,
+  unsettled: null,
 });
 
 const queue = [
@@ -58,9 +59,9 @@ describe('review queue', () => {
   });
 
   it('a decided claim whose evidence was revoked is not settled: it ranks right after stale decisions', () => {
-    const flagged = new Set(['cl-decided']);
-    expect(ids(reviewQueueView(queue, 'all', flagged))).toEqual(['cl-stale', 'cl-decided', 'cl-quorum', 'cl-undecided-1', 'cl-undecided-2', 'cl-unresolved']);
-    expect(ids(reviewQueueView(queue, 'settled', flagged))).toEqual(['cl-unresolved']);
-    expect(filterCounts(queue, flagged)).toEqual({ all: 6, mine: 1, action: 5, quorum: 1, settled: 1 });
+    const flagged = queue.map((i) => (i.claimId === 'cl-decided' ? { ...i, unsettled: 'PENDING_REVALIDATION' as const } : i));
+    expect(ids(reviewQueueView(flagged, 'all'))).toEqual(['cl-stale', 'cl-decided', 'cl-quorum', 'cl-undecided-1', 'cl-undecided-2', 'cl-unresolved']);
+    expect(ids(reviewQueueView(flagged, 'settled'))).toEqual(['cl-unresolved']);
+    expect(filterCounts(flagged)).toEqual({ all: 6, mine: 1, action: 5, quorum: 1, settled: 1 });
   });
 });

@@ -24,12 +24,12 @@ const FLAGGED_URGENCY = 1;
 
 const SETTLED = new Set<DecisionState>(['DECIDED', 'UNRESOLVED']);
 
-/** Claim ids whose support projection is not ELIGIBLE (or pending revalidation). */
-export type Flagged = ReadonlySet<string>;
+/** Revoked or superseded evidence unsettles a claim whatever its decision says (the store's unsettledProjection). */
+const flagged = (item: ClaimReviewSummary) => item.unsettled !== null;
 
-const settled = (item: ClaimReviewSummary, flagged: Flagged) => SETTLED.has(item.decisionState) && !flagged.has(item.claimId);
+const settled = (item: ClaimReviewSummary) => SETTLED.has(item.decisionState) && !flagged(item);
 
-export function matchesFilter(item: ClaimReviewSummary, filter: ReviewFilter, flagged: Flagged = new Set()): boolean {
+export function matchesFilter(item: ClaimReviewSummary, filter: ReviewFilter): boolean {
   switch (filter) {
     case 'all':
       return true;
@@ -37,31 +37,31 @@ export function matchesFilter(item: ClaimReviewSummary, filter: ReviewFilter, fl
       // Worked out by the store with the rules the acts check (role, four eyes, currency).
       return item.awaitingMe !== null;
     case 'action':
-      return !settled(item, flagged);
+      return !settled(item);
     case 'quorum':
       return item.quorumTier !== null;
     case 'settled':
-      return settled(item, flagged);
+      return settled(item);
   }
 }
 
-function urgency(item: ClaimReviewSummary, flagged: Flagged): number {
+function urgency(item: ClaimReviewSummary): number {
   const own = URGENCY[item.decisionState];
-  return flagged.has(item.claimId) ? Math.min(own, FLAGGED_URGENCY) : own;
+  return flagged(item) ? Math.min(own, FLAGGED_URGENCY) : own;
 }
 
 /** The queue as shown: filtered, most urgent first, the service's order kept within a group. */
-export function reviewQueueView(items: readonly ClaimReviewSummary[], filter: ReviewFilter, flagged: Flagged = new Set()): ClaimReviewSummary[] {
+export function reviewQueueView(items: readonly ClaimReviewSummary[], filter: ReviewFilter): ClaimReviewSummary[] {
   return items
     .map((item, index) => ({ item, index }))
-    .filter(({ item }) => matchesFilter(item, filter, flagged))
-    .sort((a, b) => urgency(a.item, flagged) - urgency(b.item, flagged) || a.index - b.index)
+    .filter(({ item }) => matchesFilter(item, filter))
+    .sort((a, b) => urgency(a.item) - urgency(b.item) || a.index - b.index)
     .map(({ item }) => item);
 }
 
-export function filterCounts(items: readonly ClaimReviewSummary[], flagged: Flagged = new Set()): Record<ReviewFilter, number> {
+export function filterCounts(items: readonly ClaimReviewSummary[]): Record<ReviewFilter, number> {
   const counts = { all: 0, mine: 0, action: 0, quorum: 0, settled: 0 };
-  for (const item of items) for (const { filter } of REVIEW_FILTERS) if (matchesFilter(item, filter, flagged)) counts[filter] += 1;
+  for (const item of items) for (const { filter } of REVIEW_FILTERS) if (matchesFilter(item, filter)) counts[filter] += 1;
   return counts;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BindingRole, Classification, Relation } from '../../domain/enums';
+import { BindingRole, Classification, ClaimStatus, Relation } from '../../domain/enums';
 import { BindingView, ChosenName, ClaimSummary, Id, RevisionId } from '../../domain/schemas';
 import { ClaimPolicySchema } from '../../domain/claimStatus';
 
@@ -17,8 +17,30 @@ export const ClaimDetail = ClaimSummary.extend({
 });
 export type ClaimDetail = z.infer<typeof ClaimDetail>;
 
+/** How many claims match a page's filters, in all and per status (the status filter aside): a queue's chips. */
+export const ClaimCounts = z.object({ total: z.number().int(), byStatus: z.record(ClaimStatus, z.number().int()) });
+export type ClaimCounts = z.infer<typeof ClaimCounts>;
+
 export const claimChannels = {
+  /** Every claim you may see, whole: for tools and exports. A view reads claim:page. */
   'claim:list': { request: z.object({}).strict(), response: z.array(ClaimSummary) },
+  /** A page of the claims you may see, in creation order, filtered in the store. */
+  'claim:page': {
+    request: z
+      .object({
+        status: ClaimStatus.optional(),
+        /** Only claims whose support projection is not ELIGIBLE or that wait for revalidation. */
+        unsettled: z.boolean().optional(),
+        /** Case-insensitive match on claim id and statement. */
+        text: z.string().max(200).optional(),
+        limit: z.number().int().min(1).max(200).default(50),
+        /** The nextCursor of the page before, asked with the same filters. */
+        after: z.string().max(1000).optional(),
+        counts: z.boolean().default(false),
+      })
+      .strict(),
+    response: z.object({ items: z.array(ClaimSummary), nextCursor: z.string().nullable(), counts: ClaimCounts.optional() }),
+  },
   'claim:get': { request: z.object({ claimId: Id }).strict(), response: ClaimDetail },
   'claim:create': {
     request: z

@@ -92,6 +92,8 @@ export const EvidenceDetail = RevisionDetail.extend({
   copies: z.array(CopyLinkView),
   /** The claims (you may see) whose current bindings hold this revision, at most 200. */
   boundTo: z.array(z.object({ claimId: z.string(), statement: z.string(), relation: Relation, role: BindingRole })),
+  /** The revisions of its evidence lineage that you may see, this one among them, newest first (at most 200). */
+  lineage: z.array(RevisionSummary.pick({ revisionId: true, revision: true, state: true, observedAt: true })),
 });
 export type EvidenceDetail = z.infer<typeof EvidenceDetail>;
 

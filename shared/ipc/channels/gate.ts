@@ -29,10 +29,20 @@ const Finalization = z.object({ seq: z.number().int(), certifiedHead: z.string()
 export const gateChannels = {
   /** Read-only: what would block case:finalize now. */
   'case:gate': {
-    request: z.object({}).strict(),
+    request: z
+      .object({
+        /** The blockers from this position of the list on (a case of thousands of claims has thousands). */
+        offset: z.number().int().min(0).default(0),
+        limit: z.number().int().min(1).max(1000).default(200),
+      })
+      .strict(),
     response: z.object({
       ready: z.boolean(),
+      /** The blockers from `offset`, at most `limit` of them, in the gate's order. */
       blockers: z.array(Blocker),
+      /** Every open blocker, and how many of each kind. */
+      total: z.number().int(),
+      byKind: z.record(z.enum(BLOCKER_KINDS), z.number().int()),
       head: z.string(),
       /** The last finalization, whether or not it is still in force. */
       lastFinalization: Finalization.nullable(),

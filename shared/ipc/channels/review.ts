@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClaimStatus, Verdict } from '../../domain/enums';
+import { ClaimStatus, SupportProjection, Verdict } from '../../domain/enums';
 import { KILL_REASONS, type ChecklistItem } from '../../domain/review';
 import { Id } from '../../domain/schemas';
 import { DecisionView } from './decisions';
@@ -84,6 +84,8 @@ export const ClaimReviewSummary = z.object({
   quorumTier: z.enum(['VERIFIED', 'UNVERIFIED', 'REFUTED']).nullable(),
   /** What the acting reviewer owes this claim: approving its open proposal, or a quorum vote; null when nothing. */
   awaitingMe: z.enum(['approve', 'vote']).nullable(),
+  /** The support projection (DESIGN §3.5) when it is not ELIGIBLE or waits for revalidation; null when settled. */
+  unsettled: SupportProjection.nullable(),
 });
 export type ClaimReviewSummary = z.infer<typeof ClaimReviewSummary>;
 
