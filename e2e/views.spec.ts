@@ -262,12 +262,12 @@ test.describe('Quarantine view', () => {
 
 test('a list that could not be read says so with Retry, never "nothing here"', async ({ app, page }) => {
   // The list reads fail (a dropped connection, a refused burst) from the window's first load on.
-  const lists = /\/api\/(claim%3Alist|evidence%3Alist|review%3Alist)$/;
+  const lists = /\/api\/(claim%3Alist|claim%3Apage|evidence%3Alist|review%3Alist)$/;
   await page.route(lists, (route) => route.abort('failed'));
   await page.reload();
   await page.getByTestId('status-actor').filter({ hasText: 'Acting as' }).waitFor();
   await app.nav('disputes');
-  await expect(page.getByTestId('load-error')).toContainText('could not be read');
+  await expect(page.getByTestId('dispute-load-error')).toContainText('could not be read');
   await expect(page.getByTestId('dispute-empty')).toHaveCount(0);
   await app.nav('quarantine');
   await expect(page.getByTestId('quarantine-empty')).toHaveCount(0);
@@ -280,10 +280,18 @@ test('a list that could not be read says so with Retry, never "nothing here"', a
   // The host answers again: Retry shows the case.
   await page.unroute(lists);
   await page.getByTestId('review-retry').click();
+  // A view opened again reads its list again; and its Retry reads it again in place.
   await app.nav('disputes');
-  await page.getByTestId('load-retry').click();
-  await expect(page.getByTestId('load-error')).toHaveCount(0);
+  await expect(page.getByTestId('dispute-entry-claim:cl-powershell')).toBeVisible();
+  await app.nav('cases');
+  await page.route(lists, (route) => route.abort('failed'));
+  await app.nav('disputes');
+  await expect(page.getByTestId('dispute-load-error')).toContainText('could not be read');
+  await page.unroute(lists);
+  await page.getByTestId('dispute-retry').click();
+  await expect(page.getByTestId('dispute-load-error')).toHaveCount(0);
   await expect(page.getByTestId('dispute-entry-claim:cl-powershell')).toBeVisible();
   await app.nav('evidence');
+  await page.getByTestId('evidence-queue-retry').click();
   await expect(page.getByTestId('evidence-count')).toHaveText('30 matching');
 });
