@@ -6,7 +6,7 @@ import { appendReceipt } from '../audit/receipts';
 import { chainHead, formatHead, verifyChain } from '../audit/verify';
 import type { ServiceContext } from '../context';
 import { conflict, forbidden } from '../errors';
-import { aclFilter } from '../store/acl';
+import { aclFilter, seesEverything } from '../store/acl';
 import { effectiveDecision } from '../store/reviewRows';
 import { readCaseMeta } from './caseMeta';
 import { assertRole } from './claimBasis';
@@ -22,6 +22,8 @@ import { writeTransaction } from '../store/caseFile';
  * fenced: an unconverged quarantine of an unbound revision blocks too): named only as `hidden`.
  */
 function hiddenItems(ctx: ServiceContext): { claims: Set<string>; revisions: Set<string> } {
+  // Nothing to look for (each query below would walk every row to find none).
+  if (seesEverything(ctx.actor)) return { claims: new Set(), revisions: new Set() };
   const cl = aclFilter(ctx.actor, 'c');
   const ev = aclFilter(ctx.actor, 'r');
   const claims = ctx.db.prepare(`SELECT c.claim_id FROM claim c WHERE NOT (${cl.sql})`).all(...cl.params) as { claim_id: string }[];

@@ -29,3 +29,8 @@ export function canSee(actor: Pick<Actor, 'tenants' | 'maxClassification'>, item
   const rankOk = CLASSIFICATIONS.indexOf(item.classification) <= CLASSIFICATIONS.indexOf(actor.maxClassification);
   return rankOk && (actor.tenants.includes('*') || actor.tenants.includes(item.tenant));
 }
+
+/** Cleared for every tenant at the highest classification: no row is outside this actor's view. */
+export function seesEverything(actor: Pick<Actor, 'tenants' | 'maxClassification'>): boolean {
+  return actor.tenants.includes('*') && actor.maxClassification === CLASSIFICATIONS[CLASSIFICATIONS.length - 1];
+}

@@ -19,6 +19,7 @@ import { m0410_revisions_by_source } from './0410-revisions-by-source';
 import { m0420_timeline } from './0420-timeline';
 import { m0430_computations } from './0430-computations';
 import { m0440_queue_counts } from './0440-queue-counts';
+import { m0450_claim_order } from './0450-claim-order';
 import type { Migration } from './migration';
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0420_timeline,
   m0430_computations,
   m0440_queue_counts,
+  m0450_claim_order,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
