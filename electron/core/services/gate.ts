@@ -47,7 +47,8 @@ const HIDDEN_MESSAGE = 'an item outside your clearance blocks finalization; an a
 export function gateBlockers(ctx: ServiceContext, chain: ChainVerification, checks: readonly GateCheck[] = GATE_CHECKS): Blocker[] {
   const hidden = hiddenItems(ctx);
   const blockers: Blocker[] = [];
-  for (const check of checks) for (const b of check.blockers(ctx)) blockers.push({ ...b, check: check.name });
+  // Each check's blockers are its own new objects: named in place (a case of 10,000 claims has 10,000).
+  for (const check of checks) for (const b of check.blockers(ctx)) blockers.push(Object.assign(b, { check: check.name }));
   if (!chain.ok && chain.firstBroken) {
     blockers.push({ kind: 'chain', target: `audit:seq:${chain.firstBroken.seq}`, message: `the audit chain is broken at seq ${chain.firstBroken.seq} (${chain.firstBroken.kind}): ${chain.firstBroken.reason}`, check: 'audit chain' });
   }

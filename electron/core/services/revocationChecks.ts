@@ -43,8 +43,9 @@ export function revalidationBlockers(db: CaseDb): GateBlocker[] {
   }));
   const stale = db
     .prepare(
+      // CROSS JOIN keeps the fences first: there are few, while the planner would walk every binding.
       `SELECT DISTINCT b.claim_id, b.revision_id FROM revocation_fence f
-       JOIN claim_binding b ON b.revision_id = f.revision_id
+       CROSS JOIN claim_binding b ON b.revision_id = f.revision_id
        JOIN claim c ON c.claim_id = b.claim_id AND c.generation = b.generation
        WHERE f.cause = 'DERIVED' AND b.role <> 'CONTEXT' ORDER BY b.claim_id, b.revision_id`,
     )
