@@ -107,6 +107,45 @@ test('on a generated case of 10,000 claims: the queue draws a screenful, reads o
   await evidence.filterState('VALIDATED');
   expect((await evidence.listedIds()).sort()).toEqual([...listed].sort());
   await app.screenshot('evidence-queue-10k');
+
+  // Disputes and Remediations read their pages from the store (claim:page, evidence:list), never the whole case.
+  const claimOf = async (revisionId: string) => (await app.ok('evidence:get', { revisionId })).boundTo[0]!.claimId;
+  const [supported, refuting, disputed, revoked] = listed as [string, string, string, string];
+  const mixed = await claimOf(supported);
+  await app.ok('claim:bind', { claimId: mixed, revisionId: refuting, relation: 'REFUTES', role: 'SUPPORTING' });
+  await app.ok('evidence:transition', { revisionId: disputed, to: 'DISPUTED', reason: 'the export and the live EDR disagree on the host' });
+  const unsettled = await claimOf(revoked);
+  await app.ok('evidence:transition', { revisionId: revoked, to: 'REVOKED', reason: 'exported from the wrong tenant' });
+  const mixedCount = (await app.ok('claim:page', { status: 'MIXED', limit: 1, counts: true })).counts!.byStatus.MIXED;
+  await app.nav('disputes');
+  const disputedCount = (await app.ok('evidence:list', { state: 'DISPUTED', limit: 1, counts: true })).counts!.byState.DISPUTED;
+  expect(mixedCount).toBeGreaterThan(0);
+  await expect(page.getByTestId('dispute-count')).toHaveText(`${mixedCount.toLocaleString('en')} MIXED · ${disputedCount} DISPUTED`);
+  expect(await page.locator('[data-testid^="dispute-entry-"]').count()).toBeLessThan(40);
+  await page.getByTestId('dispute-filter').fill(mixed);
+  await expect(page.getByTestId(`dispute-entry-claim:${mixed}`)).toBeVisible();
+  await page.getByTestId('dispute-filter').fill(disputed);
+  await expect(page.getByTestId(`dispute-entry-revision:${disputed}`)).toBeVisible();
+  await expect(page.getByTestId('dispute-revision-bound')).toContainText(await claimOf(disputed));
+  await app.screenshot('disputes-10k');
+  await app.nav('remediations');
+  // What the revocation just touched first; every claim not eligible (thousands here) on request.
+  await expect(page.getByTestId(`projection-claim-${unsettled}`)).toBeVisible();
+  const pendingCount = (await app.ok('claim:page', { projection: 'PENDING_REVALIDATION', limit: 1, counts: true })).counts!.total;
+  await expect(page.getByTestId('projection-claims-count')).toHaveText(pendingCount.toLocaleString('en'));
+  await app.screenshot('remediations-10k');
+  await page.getByTestId('projection-claims-scope-all').click();
+  const notEligible = (await app.ok('claim:page', { unsettled: true, limit: 1, counts: true })).counts!.total;
+  expect(notEligible).toBeGreaterThan(1000);
+  await expect(page.getByTestId('projection-claims-count')).toHaveText(notEligible.toLocaleString('en'));
+  await expect(page.locator('[data-testid^="projection-claim-"]:not([data-testid^="projection-claims"])')).toHaveCount(100);
+  await page.getByTestId('projection-claims-more').click();
+  await expect(page.locator('[data-testid^="projection-claim-"]:not([data-testid^="projection-claims"])')).toHaveCount(200);
+  // The intake pickers offer a few matches as one types.
+  await app.nav('intake');
+  await page.getByTestId('intake-bind-claim').fill(mixed.slice(0, -1));
+  await expect(page.getByTestId('intake-bind-claim-options').locator(`option[value="${mixed}"]`)).toHaveCount(1);
+  expect(await page.getByTestId('intake-bind-claim-options').locator('option').count()).toBeLessThanOrEqual(20);
 });
 
 test('the review queue shows what awaits me apart from the rest, and remembers that filter for the case', async ({ app, page }) => {

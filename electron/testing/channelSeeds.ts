@@ -8,6 +8,7 @@ import {
   LIFECYCLE_STATES,
   RELATIONS,
   ROLES,
+  SUPPORT_PROJECTIONS,
   VERDICTS,
 } from '../../shared/domain/enums';
 import { KILL_REASONS } from '../../shared/domain/review';
@@ -144,6 +145,7 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
     fc.record({
       status: opt(fc.constantFrom(...CLAIM_STATUSES)),
       unsettled: opt(fc.boolean()),
+      projection: opt(fc.constantFrom(...SUPPORT_PROJECTIONS)),
       text: opt(fc.constantFrom('cl-', '%', 'the', '')),
       limit: opt(fc.integer({ min: 1, max: 200 })),
       after: opt(fc.constantFrom(...ids.claims, 'not-a-claim', '')),

@@ -101,7 +101,13 @@ describe('claim:page', () => {
     const after = await pages({ unsettled: true }, 2);
     expect(ids(after)).toContain(settled.claimId);
     expect(after.every((c) => c.projection !== 'ELIGIBLE')).toBe(true);
-    expect(ids(after)).toEqual(ids((await call('claim:list', {})).filter((c) => c.projection !== 'ELIGIBLE')));
+    const now = await call('claim:list', {});
+    expect(ids(after)).toEqual(ids(now.filter((c) => c.projection !== 'ELIGIBLE')));
+    // One projection: what the revocation just touched.
+    const pending = await pages({ projection: 'PENDING_REVALIDATION' }, 1);
+    expect(ids(pending)).toContain(settled.claimId);
+    expect(ids(pending)).toEqual(ids(now.filter((c) => c.projection === 'PENDING_REVALIDATION')));
+    expect((await call('claim:page', { projection: 'PENDING_REVALIDATION', limit: 1, counts: true })).counts!.total).toBe(pending.length);
   });
 
   it('refuses a cursor that names no claim the reader may see, naming `after`', async () => {

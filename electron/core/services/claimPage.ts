@@ -24,7 +24,7 @@ function countsOf(claims: readonly ClaimSummary[]): ClaimCounts {
 
 /**
  * claim:page: a page of the claims the actor may see, in creation order, filtered by status,
- * unsettled projection and words of the id or statement. Statuses are derived, not stored: the
+ * projection (unsettled, or one projection) and words of the id or statement. Statuses are derived, not stored: the
  * filter runs over the summaries claimMemo.ts keeps between reads (derived again only for claims
  * a change touched), so a page of a 10,000-claim case costs the ids read and the page's answer.
  * The cursor is the last claim id of the page before; one the actor cannot see is refused.
@@ -39,7 +39,8 @@ export function claimPage(ctx: ServiceContext, req: PageRequest): ResponseOf<'cl
     }
     from = at + 1;
   }
-  const filtered = (c: ClaimSummary) => matchesText(c, req.text) && (!req.unsettled || unsettledProjection(c.projection) !== null);
+  const filtered = (c: ClaimSummary) =>
+    matchesText(c, req.text) && (!req.unsettled || unsettledProjection(c.projection) !== null) && (req.projection === undefined || c.projection === req.projection);
   const items: ClaimSummary[] = [];
   let more = false;
   for (let i = from; i < all.length; i++) {

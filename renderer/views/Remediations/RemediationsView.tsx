@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import {
   selectActorId,
@@ -28,8 +28,16 @@ export function RemediationsView() {
   const selected = useWorkbench(selectSelectedRemediation);
   const actorId = useWorkbench(selectActorId);
   const casePath = useWorkbench(selectCasePath);
-  // Every claim that is not ELIGIBLE now, with or without a decision: a page at a time from the store.
-  const notCurrent = usePaged('unsettled', (after) => call('claim:page', { unsettled: true, limit: 100, ...(after === undefined ? { counts: true } : { after }) }));
+  // Claims that are not ELIGIBLE now, with or without a decision, a page at a time from the store: those a
+  // revocation just touched (pending revalidation) unless the analyst asks for every one.
+  const [scope, setScope] = useState<'pending' | 'all'>('pending');
+  const notCurrent = usePaged(scope, (after) =>
+    call('claim:page', {
+      ...(scope === 'pending' ? { projection: 'PENDING_REVALIDATION' as const } : { unsettled: true }),
+      limit: 100,
+      ...(after === undefined ? { counts: true } : { after }),
+    }),
+  );
   const { loadRemediations, loadRevocationStatus, selectRemediation } = useWorkbench(useShallow(selectRemediationActions));
   // The queue was read again (a poll saw convergence move): so may the claims' projections have.
   const { reload: reloadNotCurrent } = notCurrent;
@@ -90,6 +98,13 @@ export function RemediationsView() {
             </span>
           )}
         </h2>
+        <div className="row wrap scope-chips" role="group" aria-label="Which claims not eligible">
+          {(['pending', 'all'] as const).map((v) => (
+            <button key={v} type="button" className={`chip${scope === v ? ' active' : ''}`} aria-pressed={scope === v} data-testid={`projection-claims-scope-${v}`} onClick={() => setScope(v)}>
+              {v === 'pending' ? 'Pending revalidation' : 'All'}
+            </button>
+          ))}
+        </div>
         {notCurrent.error !== null && (
           <div className="error-notice" role="alert" data-testid="projection-claims-error">
             The claims not eligible could not be read: {notCurrent.error}{' '}
@@ -112,7 +127,7 @@ export function RemediationsView() {
         )}
         {notCurrent.items.length === 0 && notCurrent.error === null && notCurrent.counts !== null && (
           <p className="muted small" data-testid="projection-claims-none">
-            Every claim you may see is ELIGIBLE on its evidence.
+            {scope === 'pending' ? 'No claim waits for revalidation.' : 'Every claim you may see is ELIGIBLE on its evidence.'}
           </p>
         )}
         <h2>Open</h2>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BindingRole, Classification, ClaimStatus, Relation } from '../../domain/enums';
+import { BindingRole, Classification, ClaimStatus, Relation, SupportProjection } from '../../domain/enums';
 import { BindingView, ChosenName, ClaimSummary, Id, RevisionId } from '../../domain/schemas';
 import { ClaimPolicySchema } from '../../domain/claimStatus';
 
@@ -31,6 +31,8 @@ export const claimChannels = {
         status: ClaimStatus.optional(),
         /** Only claims whose support projection is not ELIGIBLE or that wait for revalidation. */
         unsettled: z.boolean().optional(),
+        /** Only claims whose support projection is this one (PENDING_REVALIDATION: what a revocation just touched). */
+        projection: SupportProjection.optional(),
         /** Case-insensitive match on claim id and statement. */
         text: z.string().max(200).optional(),
         limit: z.number().int().min(1).max(200).default(50),
