@@ -33,6 +33,12 @@ export function storageFailure(channel: string, err: unknown): WorkbenchError | 
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return say('BUSY', 'the case is being written by another window or process; try again in a moment');
   }
+  if (code === 'SQLITE_CONSTRAINT_CHECK') {
+    // A value the schema's own rules refuse (an empty text, a number out of range) that no request
+    // schema caught first: e.g. a text that begins with a NUL character, which SQLite measures as empty.
+    const rule = /CHECK constraint failed: (.*)$/.exec(err instanceof Error ? err.message : '')?.[1] ?? 'a check of the schema';
+    return new WorkbenchError('VALIDATION', `${channel}: a value breaks the case file's rule ${rule} (text that begins with a NUL character counts as empty); nothing was written`);
+  }
   if (code === 'SQLITE_FULL') return say('STORAGE', 'the disk holding the case file is full; free some space and try again');
   if (code.startsWith('SQLITE_READONLY')) {
     return say('STORAGE', 'the case file cannot be written (the file or its folder is read-only); make them writable, or copy the case to a writable folder');

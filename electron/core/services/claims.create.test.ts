@@ -22,6 +22,18 @@ describe('claim:create', () => {
     expect(ids[0]).not.toBe(ids[1]);
   });
 
+  it('refuses a statement SQLite would store as empty (it begins with a NUL) as bad input naming the rule, and writes nothing', async () => {
+    const before = await tc.call('audit:head', {});
+    const refusal = await tc.refusal('claim:create', { ...request('cl-nul'), statement: '\u0000\\' });
+    expect(refusal.code).toBe('VALIDATION');
+    expect(refusal.message).toContain('length(statement) > 0');
+    expect(refusal.message).toContain('nothing was written');
+    expect(await tc.call('audit:head', {})).toEqual(before);
+    expect(await tc.call('claim:page', { text: 'cl-nul', limit: 5 })).toMatchObject({ items: [] });
+    // A NUL further in is text like any other, stored exactly.
+    expect((await tc.call('claim:create', { ...request('cl-nul-inside'), statement: 'a\u0000b' })).statement).toBe('a\u0000b');
+  });
+
   it('refuses an id that is taken, and a claim above the author\'s clearance, saying which', async () => {
     await tc.call('claim:create', request('cl-1'));
     expect(await tc.raw('claim:create', request('cl-1'))).toEqual({ ok: false, error: { code: 'CONFLICT', message: 'claim:create: claim cl-1 already exists' } });
