@@ -46,12 +46,6 @@ function queueWhere(actor: ServiceContext['actor'], filter: QueueFilter, withSta
   }
   const text = filter.text?.trim();
   if (text) {
-    // Three characters or more: the trigram index (migration 0460) narrows the rows read to its
-    // candidates; the LIKE below still decides each match, as it does alone for shorter words.
-    if ([...text].length >= 3) {
-      where.push('r.revision_id IN (SELECT revision_id FROM evidence_queue_fts WHERE evidence_queue_fts MATCH ?)');
-      params.push(`"${text.replace(/"/g, '""')}"`);
-    }
     const fields = ['r.revision_id', 'l.title', 'r.source_type', 'r.producer'];
     where.push(`(${fields.map((f) => `${f} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
     params.push(...fields.map(() => containing(text)));
