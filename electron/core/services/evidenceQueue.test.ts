@@ -77,6 +77,17 @@ describe('evidence:list as a queue', () => {
     expect((await pages({ text: 'ev-q07@' })).map((r) => r.revisionId)).toEqual(['ev-q07@1']);
   });
 
+  it('finds by words exactly what a scan of every field finds, whatever their case, quotes or wildcards', async () => {
+    const words = ['LATERAL', 'movement 1', 'Signin 3', 'ev-q1', 'q0', 'edr_100%', 'DEFENDER', 'ent 2', 'x"y', 'ÉV-Q', 'not anywhere'];
+    for (const word of words) {
+      const needle = word.toLowerCase();
+      const expected = all.filter((r) => [r.revisionId, r.title, r.sourceType, r.producer].some((f) => f.toLowerCase().includes(needle)));
+      expect((await pages({ text: word }, 7)).map((r) => r.revisionId), word).toEqual(expected.map((r) => r.revisionId));
+      const { counts } = await tc.call('evidence:list', { text: word, limit: 1, counts: true });
+      expect(counts!.total, word).toBe(expected.length);
+    }
+  });
+
   it('counts the matches in all and per state, the state filter aside', async () => {
     const { counts } = await tc.call('evidence:list', { kind: 'log_record', state: 'VALIDATED', counts: true, limit: 1 });
     const ofKind = all.filter((r) => r.kind === 'log_record');
