@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { messageOf } from '../state/actionError';
+import { latestRead } from '../state/latestRead';
 import { useWorkbench } from '../state/store';
 
 /** One page of a list channel: its rows, the cursor of the next page, and counts on the first page. */
@@ -34,32 +35,32 @@ export function usePaged<T, C>(query: string, read: (after: string | undefined) 
   const [cursor, setCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const generation = useRef(0);
+  const [reads] = useState(latestRead);
   // The reader of the current query: the callbacks below read it, so only `query` restarts the list.
   const reader = useRef(read);
   reader.current = read;
 
   const reload = useCallback(() => {
-    const mine = ++generation.current;
+    const current = reads.begin();
     setLoading(true);
     setError(null);
     reader
       .current(undefined)
       .then((page) => {
-        if (mine !== generation.current) return;
+        if (!current()) return;
         setItems(page.items);
         setCounts(page.counts ?? null);
         setCursor(page.nextCursor);
       })
       .catch((err: unknown) => {
-        if (mine !== generation.current) return;
+        if (!current()) return;
         setItems([]);
         setCounts(null);
         setCursor(null);
         setError(messageOf(err));
       })
       .finally(() => {
-        if (mine === generation.current) setLoading(false);
+        if (current()) setLoading(false);
       });
     // `query` names what the reader reads: a new query is a new list.
   }, [query]);
@@ -68,20 +69,20 @@ export function usePaged<T, C>(query: string, read: (after: string | undefined) 
 
   const loadMore = useCallback(() => {
     if (loading || cursor === null) return;
-    const mine = generation.current;
+    const current = reads.follow();
     setLoading(true);
     reader
       .current(cursor)
       .then((page) => {
-        if (mine !== generation.current) return;
+        if (!current()) return;
         setItems((rows) => [...rows, ...page.items]);
         setCursor(page.nextCursor);
       })
       .catch((err: unknown) => {
-        if (mine === generation.current) setError(messageOf(err));
+        if (current()) setError(messageOf(err));
       })
       .finally(() => {
-        if (mine === generation.current) setLoading(false);
+        if (current()) setLoading(false);
       });
   }, [cursor, loading]);
 

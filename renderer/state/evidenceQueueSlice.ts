@@ -4,6 +4,7 @@ import { EvidenceSort } from '../../shared/ipc/channels/evidence';
 import type { RequestOf } from '../../shared/ipc/contract';
 import { call } from '../bridge';
 import { actionErrorOf, messageOf } from './actionError';
+import { latestRead } from './latestRead';
 import type { EvidenceFilter, EvidenceQueueSlice, Slice } from './types';
 
 const PAGE = 100;
@@ -26,74 +27,75 @@ const requestOf = (f: EvidenceFilter): RequestOf<'evidence:list'> => ({
   limit: PAGE,
 });
 
-// Each first-page read gets a number; an answer to an older one (the filter changed meanwhile) is dropped.
-let generation = 0;
-
-export const createEvidenceQueueSlice: Slice<EvidenceQueueSlice> = (set, get) => ({
-  evidenceFilter: DEFAULT_EVIDENCE_FILTER,
-  evidenceFilterCase: null,
-  evidenceQueue: EMPTY_QUEUE,
-  setEvidenceFilter: async (patch) => {
-    const evidenceFilter = { ...get().evidenceFilter, ...patch };
-    // Chosen on this case: nothing remembered may replace it.
-    set({ evidenceFilter, evidenceFilterCase: get().caseInfo?.caseId ?? null });
-    const read = get().loadEvidenceQueue();
-    try {
-      await call('view:remember', { view: 'evidence', value: evidenceFilter });
-    } catch {
-      // Not remembering a filter loses a convenience, nothing of the case: the queue still reads.
-    }
-    await read;
-  },
-  loadEvidenceQueue: async () => {
-    const mine = ++generation;
-    const caseId = get().caseInfo?.caseId ?? null;
-    if (caseId !== null && caseId !== get().evidenceFilterCase) {
-      let recalled = DEFAULT_EVIDENCE_FILTER;
+export const createEvidenceQueueSlice: Slice<EvidenceQueueSlice> = (set, get) => {
+  // An answer to an older first-page read (the filter changed meanwhile) and its next pages are dropped.
+  const queueReads = latestRead();
+  return {
+    evidenceFilter: DEFAULT_EVIDENCE_FILTER,
+    evidenceFilterCase: null,
+    evidenceQueue: EMPTY_QUEUE,
+    setEvidenceFilter: async (patch) => {
+      const evidenceFilter = { ...get().evidenceFilter, ...patch };
+      // Chosen on this case: nothing remembered may replace it.
+      set({ evidenceFilter, evidenceFilterCase: get().caseInfo?.caseId ?? null });
+      const read = get().loadEvidenceQueue();
       try {
-        const { value } = await call('view:recall', { view: 'evidence' });
-        if (value !== null) recalled = RememberedFilter.parse(value);
+        await call('view:remember', { view: 'evidence', value: evidenceFilter });
       } catch {
-        // Nothing remembered (or unreadable): the defaults.
+        // Not remembering a filter loses a convenience, nothing of the case: the queue still reads.
       }
-      if (mine !== generation) return;
-      set({ evidenceFilter: recalled, evidenceFilterCase: caseId });
-    }
-    set((s) => ({ evidenceQueue: { ...s.evidenceQueue, loading: true, error: null } }));
-    try {
-      const page = await call('evidence:list', { ...requestOf(get().evidenceFilter), counts: true });
-      if (mine !== generation) return;
-      set({ evidenceQueue: { items: page.items, nextCursor: page.nextCursor, counts: page.counts ?? null, loading: false, error: null } });
-    } catch (err) {
-      if (mine !== generation) return;
-      set({ evidenceQueue: { ...EMPTY_QUEUE, error: messageOf(err) } });
-    }
-  },
-  loadMoreEvidence: async () => {
-    const { nextCursor, loading } = get().evidenceQueue;
-    if (loading || nextCursor === null) return;
-    const mine = generation;
-    set((s) => ({ evidenceQueue: { ...s.evidenceQueue, loading: true, error: null } }));
-    try {
-      const page = await call('evidence:list', { ...requestOf(get().evidenceFilter), after: nextCursor });
-      if (mine !== generation) return;
-      set((s) => ({ evidenceQueue: { ...s.evidenceQueue, items: [...s.evidenceQueue.items, ...page.items], nextCursor: page.nextCursor, loading: false } }));
-    } catch (err) {
-      if (mine !== generation) return;
-      set((s) => ({ evidenceQueue: { ...s.evidenceQueue, loading: false, error: messageOf(err) } }));
-    }
-  },
-  validateEvidence: async (items, reason) => {
-    try {
-      const result = await call('evidence:validateMany', { items, reason });
-      // Validation changes claim statuses, queues and the audit chain, not just these rows.
-      await get().refreshAll();
-      return result;
-    } catch (err) {
-      const refused = actionErrorOf(err);
-      // A row moved under the selection: show where the queue is now.
-      if (refused.code === 'CONFLICT' || refused.code === 'NOT_FOUND') await get().loadEvidenceQueue();
-      return refused;
-    }
-  },
-});
+      await read;
+    },
+    loadEvidenceQueue: async () => {
+      const current = queueReads.begin();
+      const caseId = get().caseInfo?.caseId ?? null;
+      if (caseId !== null && caseId !== get().evidenceFilterCase) {
+        let recalled = DEFAULT_EVIDENCE_FILTER;
+        try {
+          const { value } = await call('view:recall', { view: 'evidence' });
+          if (value !== null) recalled = RememberedFilter.parse(value);
+        } catch {
+          // Nothing remembered (or unreadable): the defaults.
+        }
+        if (!current()) return;
+        set({ evidenceFilter: recalled, evidenceFilterCase: caseId });
+      }
+      set((s) => ({ evidenceQueue: { ...s.evidenceQueue, loading: true, error: null } }));
+      try {
+        const page = await call('evidence:list', { ...requestOf(get().evidenceFilter), counts: true });
+        if (!current()) return;
+        set({ evidenceQueue: { items: page.items, nextCursor: page.nextCursor, counts: page.counts ?? null, loading: false, error: null } });
+      } catch (err) {
+        if (!current()) return;
+        set({ evidenceQueue: { ...EMPTY_QUEUE, error: messageOf(err) } });
+      }
+    },
+    loadMoreEvidence: async () => {
+      const { nextCursor, loading } = get().evidenceQueue;
+      if (loading || nextCursor === null) return;
+      const current = queueReads.follow();
+      set((s) => ({ evidenceQueue: { ...s.evidenceQueue, loading: true, error: null } }));
+      try {
+        const page = await call('evidence:list', { ...requestOf(get().evidenceFilter), after: nextCursor });
+        if (!current()) return;
+        set((s) => ({ evidenceQueue: { ...s.evidenceQueue, items: [...s.evidenceQueue.items, ...page.items], nextCursor: page.nextCursor, loading: false } }));
+      } catch (err) {
+        if (!current()) return;
+        set((s) => ({ evidenceQueue: { ...s.evidenceQueue, loading: false, error: messageOf(err) } }));
+      }
+    },
+    validateEvidence: async (items, reason) => {
+      try {
+        const result = await call('evidence:validateMany', { items, reason });
+        // Validation changes claim statuses, queues and the audit chain, not just these rows.
+        await get().refreshAll();
+        return result;
+      } catch (err) {
+        const refused = actionErrorOf(err);
+        // A row moved under the selection: show where the queue is now.
+        if (refused.code === 'CONFLICT' || refused.code === 'NOT_FOUND') await get().loadEvidenceQueue();
+        return refused;
+      }
+    },
+  };
+};

@@ -1,5 +1,6 @@
 import { call } from '../bridge';
 import { messageOf } from './actionError';
+import { latestRead } from './latestRead';
 import type { GraphFocus, GraphSlice, Slice } from './types';
 
 /** Nodes a neighbourhood may hold: enough to read, few enough to lay out and draw at once. */
@@ -12,53 +13,54 @@ export const sameFocus = (a: GraphFocus, b: GraphFocus) => a.kind === b.kind && 
 /** The graph of a case just opened, or of a reviewer just unlocked: the whole case, nothing from before. */
 export const GRAPH_START = { graphTrail: [{ kind: 'case' }] as GraphFocus[], graphExpanded: [] as string[], graph: null, graphError: null, graphSelection: null };
 
-/** Answers to reads that a later read has overtaken are dropped: the graph shows the last one asked. */
-let asked = 0;
-
-export const createGraphSlice: Slice<GraphSlice> = (set, get) => ({
-  ...GRAPH_START,
-  showUnboundEvidence: false,
-  graphLoading: false,
-  selectGraphNode: (graphSelection) =>
-    // A selected revision is the same revision in every view, so the Evidence view opens on it too.
-    set(graphSelection?.kind === 'revision' ? { graphSelection, selectedRevisionId: graphSelection.id } : { graphSelection }),
-  setShowUnboundEvidence: async (showUnboundEvidence) => {
-    set({ showUnboundEvidence });
-    await get().loadGraph();
-  },
-  loadGraph: async () => {
-    const { graphTrail, graphExpanded, showUnboundEvidence } = get();
-    const ticket = ++asked;
-    set({ graphLoading: true });
-    try {
-      const graph = await call('graph:neighbourhood', { focus: graphTrail[graphTrail.length - 1]!, hops: 1, expand: graphExpanded, limit: GRAPH_LIMIT, unbound: showUnboundEvidence });
-      if (ticket === asked) set({ graph, graphError: null, graphLoading: false });
-    } catch (err) {
-      // The focus may be gone (another reviewer's clearance, a reopened case): the error says so,
-      // and what was drawn stays, marked as failed, until a retry or another focus succeeds.
-      if (ticket === asked) set({ graphError: messageOf(err), graphLoading: false });
-    }
-  },
-  focusGraph: async (focus) => {
-    const trail = get().graphTrail;
-    if (sameFocus(trail[trail.length - 1]!, focus)) return;
-    set({ graphTrail: [...trail, focus], graphExpanded: [] });
-    await get().loadGraph();
-  },
-  graphBack: async (index) => {
-    const trail = get().graphTrail;
-    const to = index ?? trail.length - 2;
-    if (to < 0 || to >= trail.length - 1) return;
-    set({ graphTrail: trail.slice(0, to + 1), graphExpanded: [] });
-    await get().loadGraph();
-  },
-  expandGraphNode: async (node) => {
-    if (get().graphExpanded.includes(node)) return;
-    set((s) => ({ graphExpanded: [...s.graphExpanded, node] }));
-    await get().loadGraph();
-  },
-  collapseGraphNode: async (node) => {
-    set((s) => ({ graphExpanded: s.graphExpanded.filter((n) => n !== node) }));
-    await get().loadGraph();
-  },
-});
+export const createGraphSlice: Slice<GraphSlice> = (set, get) => {
+  // Answers to reads that a later read has overtaken are dropped: the graph shows the last one asked.
+  const graphReads = latestRead();
+  return {
+    ...GRAPH_START,
+    showUnboundEvidence: false,
+    graphLoading: false,
+    selectGraphNode: (graphSelection) =>
+      // A selected revision is the same revision in every view, so the Evidence view opens on it too.
+      set(graphSelection?.kind === 'revision' ? { graphSelection, selectedRevisionId: graphSelection.id } : { graphSelection }),
+    setShowUnboundEvidence: async (showUnboundEvidence) => {
+      set({ showUnboundEvidence });
+      await get().loadGraph();
+    },
+    loadGraph: async () => {
+      const { graphTrail, graphExpanded, showUnboundEvidence } = get();
+      const current = graphReads.begin();
+      set({ graphLoading: true });
+      try {
+        const graph = await call('graph:neighbourhood', { focus: graphTrail[graphTrail.length - 1]!, hops: 1, expand: graphExpanded, limit: GRAPH_LIMIT, unbound: showUnboundEvidence });
+        if (current()) set({ graph, graphError: null, graphLoading: false });
+      } catch (err) {
+        // The focus may be gone (another reviewer's clearance, a reopened case): the error says so,
+        // and what was drawn stays, marked as failed, until a retry or another focus succeeds.
+        if (current()) set({ graphError: messageOf(err), graphLoading: false });
+      }
+    },
+    focusGraph: async (focus) => {
+      const trail = get().graphTrail;
+      if (sameFocus(trail[trail.length - 1]!, focus)) return;
+      set({ graphTrail: [...trail, focus], graphExpanded: [] });
+      await get().loadGraph();
+    },
+    graphBack: async (index) => {
+      const trail = get().graphTrail;
+      const to = index ?? trail.length - 2;
+      if (to < 0 || to >= trail.length - 1) return;
+      set({ graphTrail: trail.slice(0, to + 1), graphExpanded: [] });
+      await get().loadGraph();
+    },
+    expandGraphNode: async (node) => {
+      if (get().graphExpanded.includes(node)) return;
+      set((s) => ({ graphExpanded: [...s.graphExpanded, node] }));
+      await get().loadGraph();
+    },
+    collapseGraphNode: async (node) => {
+      set((s) => ({ graphExpanded: s.graphExpanded.filter((n) => n !== node) }));
+      await get().loadGraph();
+    },
+  };
+};

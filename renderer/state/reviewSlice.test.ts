@@ -114,6 +114,30 @@ describe('review slice', () => {
     expect(Object.keys(useWorkbench.getState().reviews)).toEqual(['cl-a']);
     expect(useWorkbench.getState().reviews['cl-a']?.decisionState).toBe('DECIDED');
   });
+
+  it('a queue read overtaken by a later one (the reviewer switched meanwhile) does not overwrite it when it answers late', async () => {
+    let answerFirst: (v: unknown) => void = () => {};
+    const late = new Promise((resolve) => (answerFirst = resolve));
+    host([], { 'review:list': () => late as never });
+    const first = useWorkbench.getState().loadReviews();
+    host(['cl-b']);
+    await useWorkbench.getState().loadReviews();
+    answerFirst({ items: [queueItem('cl-a')] });
+    await first;
+    expect(useWorkbench.getState().reviewQueue.map((i) => i.claimId)).toEqual(['cl-b']);
+  });
+
+  it('the gate shows the last gate asked for, whichever answers first', async () => {
+    let answerFirst: (v: unknown) => void = () => {};
+    const late = new Promise((resolve) => (answerFirst = resolve));
+    host([], { 'case:gate': () => late as never });
+    const first = useWorkbench.getState().loadGate();
+    host([]);
+    await useWorkbench.getState().loadGate();
+    answerFirst({ ready: true, blockers: [], total: 0, byKind: {}, head: 'old', lastFinalization: null, final: false });
+    await first;
+    expect(useWorkbench.getState().gate?.head).toBe('h');
+  });
 });
 
 describe('gate and audit slices', () => {

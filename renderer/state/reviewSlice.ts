@@ -1,11 +1,13 @@
 import { call } from '../bridge';
 import { actionErrorOf, messageOf } from './actionError';
+import { latestRead } from './latestRead';
 import type { ActionError, ReviewSlice, Slice } from './types';
 
 /** Refusals that mean the claim or decision moved under the reviewer: show where it stands now. */
 const MOVED = new Set<ActionError['code']>(['CONFLICT', 'NOT_FOUND']);
 
 export const createReviewSlice: Slice<ReviewSlice> = (set, get) => {
+  const queueReads = latestRead();
   const act = async (claimId: string, run: () => Promise<unknown>): Promise<ActionError | null> => {
     try {
       await run();
@@ -25,15 +27,17 @@ export const createReviewSlice: Slice<ReviewSlice> = (set, get) => {
     reviewError: null,
     selectedReviewClaim: null,
     loadReviews: async () => {
+      const current = queueReads.begin();
       try {
         const { items } = await call('review:list', {});
         const visible = new Set(items.map((i) => i.claimId));
         // Another actor may not see a claim reviewed before: never keep what the new clearance hides.
         const cached = Object.keys(get().reviews).filter((id) => visible.has(id));
         const reviews = await Promise.all(cached.map((claimId) => call('review:get', { claimId })));
+        if (!current()) return;
         set({ reviewQueue: items, reviews: Object.fromEntries(reviews.map((r) => [r.claimId, r])), reviewError: null });
       } catch (err) {
-        set({ reviewError: messageOf(err) });
+        if (current()) set({ reviewError: messageOf(err) });
       }
     },
     loadReview: async (claimId) => {
