@@ -6,13 +6,14 @@
  * optimisation) on the same nodes, edges and positions. Goals: first render under 1.5 s, p95
  * frame under 50 ms.
  *
- *   npx tsx bench/graph-render.ts
+ *   npx tsx bench/graph-render.ts [--runs 3]
  *
  * The page (bench/graph-render/, built here with vite into a temp dir) has three modes:
- *   ours         the app's GraphView as it is, which lays the graph out with dagre as it renders;
- *                one run, given up after OURS_DEADLINE_MS
- *   ours-render  the same view with dagre swapped for a linear two-column layout: everything the
- *                view does but dagre's layout
+ *   ours         the app's GraphView as it is (past LARGE_GRAPH_NODES it orders the columns by
+ *                barycentre instead of dagre, and draws bindings on its overview canvas, nodes too
+ *                once zoomed out); one run, given up after OURS_DEADLINE_MS
+ *   ours-render  the same view with the layout swapped for a linear two-column one: everything
+ *                the view does but laying out
  *   plain        <ReactFlow nodes edges fitView> on toFlow's positions from that same layout
  * ours-render and plain alternate, RUNS each; the line reports medians (each run's figures go to
  * stderr). toflow_two_column_ms is toFlow with the two-column layout, timed in the plain page: both
@@ -24,13 +25,16 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import { build, mergeConfig } from 'vite';
 import { GRAPH_SIZE } from './graph-render/seedGraph';
 import pageConfig from './graph-render/vite.config';
 import { report } from './lib';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const RUNS = 3;
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+/** Runs of each mode the medians are taken over (`--runs 1` for a quick look). */
+const RUNS = Number(args.runs);
 /** How long a mode may take to show its first node before the run gives up on it. */
 const RENDER_DEADLINE_MS = 60_000;
 /** dagre does not lay this graph out in minutes: one run, cut short here. */
@@ -48,6 +52,8 @@ interface RunFigures {
   nodes: number;
   edges: number;
   edgeLabels: number;
+  /** Bindings in view stroked on our overview canvas (plain React Flow: 0, its edges are in the DOM). */
+  edgesOnCanvas: number;
   /** The viewport's zoom once settled, before the mouse script, and after it. */
   zoom: number;
   endZoom: number;
@@ -55,6 +61,8 @@ interface RunFigures {
   frames: number;
   frameP50Ms: number;
   frameP95Ms: number;
+  /** The five longest frames (ms), longest first: which steps of the script cost. */
+  slowest: number[];
   /** Mouse events sent while frames were recorded. */
   inputEvents: number;
   /** Wall time of the run's steps on the bench's side (s): to the first node, settling, zooming and panning. */
@@ -95,8 +103,8 @@ const median = (values: readonly number[]) => quantile([...values].sort((a, b) =
  * The same mouse script in every mode; returns the events sent. Each event waits for the page to
  * take it, so the script takes as long as the page needs (short, to keep the bench within a few
  * minutes). Zoom in a notch (React Flow: x1.18), pan, zoom out six (x0.85 each): our view, which
- * starts at 0.89, ends at 0.39, past its compact threshold (0.45), so every node redraws as a
- * badge. Plain React Flow starts at its minimum zoom (fitView on 5,000 nodes) and stops there on
+ * starts at 0.89, ends at 0.39, past its compact threshold (0.45), so the nodes move from the DOM
+ * onto the overview canvas. Plain React Flow starts at its minimum zoom (fitView on 5,000 nodes) and stops there on
  * the way out, as it would for an analyst.
  */
 async function zoomAndPan(page: Page): Promise<number> {
@@ -161,7 +169,7 @@ async function measure(browser: Browser, url: string, mode: Mode, deadlineMs: nu
     const painted = performance.now();
     await page.evaluate(`window.graphBench.settle(${SETTLE.calmFrames}, ${SETTLE.maxMs})`);
     const settled = performance.now();
-    const counts = (await page.evaluate('window.graphBench.counts()')) as { nodes: number; edges: number; edgeLabels: number; zoom: number };
+    const counts = (await page.evaluate('window.graphBench.counts()')) as { nodes: number; edges: number; edgeLabels: number; edgesOnCanvas: number; zoom: number };
     await page.evaluate('window.graphBench.startFrames()');
     const inputEvents = await zoomAndPan(page);
     await page.waitForTimeout(250);
@@ -178,6 +186,7 @@ async function measure(browser: Browser, url: string, mode: Mode, deadlineMs: nu
       frames: frames.length,
       frameP50Ms: quantile(frames, 0.5),
       frameP95Ms: quantile(frames, 0.95),
+      slowest: frames.slice(-5).reverse().map((ms) => Math.round(ms)),
       inputEvents,
       phasesS: [painted - opened, settled - painted, performance.now() - settled].map((ms) => Math.round(ms / 100) / 10),
     };
@@ -190,8 +199,8 @@ async function measure(browser: Browser, url: string, mode: Mode, deadlineMs: nu
 function describeRun(mode: Mode, run: number, f: RunFigures | null, deadlineMs: number): void {
   const figures = f
     ? [
-        `first_render_ms=${f.firstRenderMs!.toFixed(0)} nodes_at_first_paint=${f.nodesAtFirstRender} nodes=${f.nodes} edges=${f.edges} edge_labels=${f.edgeLabels}`,
-        `zoom=${f.zoom.toFixed(2)}->${f.endZoom.toFixed(2)} frames=${f.frames} p50=${f.frameP50Ms.toFixed(1)} p95=${f.frameP95Ms.toFixed(1)}`,
+        `first_render_ms=${f.firstRenderMs!.toFixed(0)} nodes_at_first_paint=${f.nodesAtFirstRender} nodes=${f.nodes} edges=${f.edges} edge_labels=${f.edgeLabels} edges_on_canvas=${f.edgesOnCanvas}`,
+        `zoom=${f.zoom.toFixed(2)}->${f.endZoom.toFixed(2)} frames=${f.frames} p50=${f.frameP50Ms.toFixed(1)} p95=${f.frameP95Ms.toFixed(1)} slowest=${f.slowest.join('/')}`,
         `mouse_events=${f.inputEvents} phases_s=${f.phasesS.join('/')}`,
       ].join(' ')
     : `no node painted within ${deadlineMs} ms`;
@@ -224,7 +233,7 @@ async function main(): Promise<void> {
     const ours = await measure(browser, server.url, 'ours', OURS_DEADLINE_MS);
     describeRun('ours', 1, ours, OURS_DEADLINE_MS);
 
-    const med = (mode: 'ours-render' | 'plain', key: Exclude<keyof RunFigures, 'phasesS'>) => median(runs[mode].map((f) => f[key] ?? NaN));
+    const med = (mode: 'ours-render' | 'plain', key: Exclude<keyof RunFigures, 'phasesS' | 'slowest'>) => median(runs[mode].map((f) => f[key] ?? NaN));
     const render = { first: med('ours-render', 'firstRenderMs'), p50: med('ours-render', 'frameP50Ms'), p95: med('ours-render', 'frameP95Ms') };
     const plain = { first: med('plain', 'firstRenderMs'), p50: med('plain', 'frameP50Ms'), p95: med('plain', 'frameP95Ms') };
     const oursFirst = ours?.firstRenderMs ?? null;
@@ -243,6 +252,7 @@ async function main(): Promise<void> {
       nodes_in_dom_ours_render: med('ours-render', 'nodes'),
       nodes_in_dom_plain: med('plain', 'nodes'),
       edge_labels_in_dom_ours_render: med('ours-render', 'edgeLabels'),
+      edges_on_canvas_ours_render: med('ours-render', 'edgesOnCanvas'),
       toflow_two_column_ms: med('plain', 'toFlowMs'),
       goal_first_render_ours: verdict(oursFirst !== null && oursFirst < GOAL.firstRenderMs),
       goal_frame_p95_ours: verdict(ours !== null && ours.frameP95Ms < GOAL.frameP95Ms),

@@ -73,3 +73,48 @@ test('on a generated case of 10,000 claims: the graph opens on a claim from the 
   await expect(page.getByTestId('timeline-count')).toHaveText(`${forClaim.events.length} event(s)`);
   await app.screenshot('timeline-10k-claim');
 });
+
+test('on a generated case of 10,000 claims: an overview of 1,000 nodes draws its bindings on one canvas, zoomed out its nodes too, and a click there picks the node', async ({ app, page, workbench }) => {
+  test.setTimeout(240_000);
+  await app.ok('bundle:import', { path: writeGeneratedBundle(workbench.userDataDir) });
+  await page.reload();
+  await page.getByTestId('status-actor').filter({ hasText: 'Acting as' }).waitFor();
+  const graph = new GraphViewPage(app);
+  await graph.open();
+  const overview = page.getByTestId('graph-overview');
+  // The default neighbourhood reads well and is drawn by React Flow alone.
+  await expect(page.locator('.react-flow__node').first()).toBeVisible();
+  await expect(overview).toHaveCount(0);
+
+  await page.getByTestId('graph-limit').selectOption('1000');
+  await expect(overview).toHaveAttribute('data-nodes', 'dom');
+  // Bindings in view are stroked on the canvas, none is an SVG edge; nodes in view stay elements.
+  await expect.poll(async () => Number(await overview.getAttribute('data-edges-in-view'))).toBeGreaterThan(0);
+  await expect(page.locator('.react-flow__edge')).toHaveCount(0);
+  const nodesAtReadingZoom = await page.locator('.react-flow__node').count();
+  expect(nodesAtReadingZoom).toBeGreaterThan(0);
+  expect(nodesAtReadingZoom).toBeLessThan(200);
+
+  // Zoomed out to badges: the nodes are drawn on the canvas, React Flow holds none.
+  for (let i = 0; i < 6 && (await overview.getAttribute('data-nodes')) !== 'canvas'; i++) await page.getByTestId('graph-zoom-out').click();
+  await expect(overview).toHaveAttribute('data-nodes', 'canvas');
+  await expect(page.locator('.react-flow__node')).toHaveCount(0);
+  await app.screenshot('graph-10k-overview');
+
+  // The claim at the top of the claim column (flow 0..280 × 0..150) is picked where it is drawn.
+  const [x, y, zoom] = await page.locator('.react-flow__viewport').evaluate((el) => {
+    const m = new DOMMatrixReadOnly(getComputedStyle(el).transform);
+    return [m.e, m.f, m.a];
+  });
+  const box = (await page.locator('.react-flow').boundingBox())!;
+  await page.mouse.click(box.x + x + 140 * zoom, box.y + y + 75 * zoom);
+  await expect(overview).toHaveAttribute('data-selected', /^claim:/);
+  const picked = (await overview.getAttribute('data-selected'))!.slice('claim:'.length);
+  await expect(page.getByTestId('graph-claim-detail-statement')).toHaveText((await app.ok('claim:get', { claimId: picked })).statement);
+  // A click where nothing is drawn clears the selection; a double-click on the claim opens its neighbourhood.
+  await page.mouse.click(box.x + x + 420 * zoom, box.y + y + 75 * zoom);
+  await expect(overview).toHaveAttribute('data-selected', '');
+  await page.mouse.dblclick(box.x + x + 140 * zoom, box.y + y + 75 * zoom);
+  await expect(page.getByTestId('graph-crumb-1')).toHaveText(picked);
+  await expect(graph.claimNode(picked)).toBeVisible();
+});

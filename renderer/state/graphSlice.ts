@@ -1,10 +1,14 @@
 import { call } from '../bridge';
 import { messageOf } from './actionError';
 import { latestRead } from './latestRead';
-import type { GraphFocus, GraphSlice, Slice } from './types';
+import type { GraphFocus, GraphLimit, GraphSlice, Slice } from './types';
 
-/** Nodes a neighbourhood may hold: enough to read, few enough to lay out and draw at once. */
-export const GRAPH_LIMIT = 250;
+/**
+ * Nodes a neighbourhood may hold: by default enough to read and few enough to lay out at once; the
+ * larger budget draws an overview of a big case (past LARGE_GRAPH_NODES the view draws its
+ * bindings, and its nodes when zoomed out, on one canvas).
+ */
+export const GRAPH_LIMITS: readonly GraphLimit[] = [250, 1000];
 
 const idOf = (f: GraphFocus): string | null => ('id' in f ? f.id : null);
 /** Whether two foci name the same place of the graph. */
@@ -19,6 +23,7 @@ export const createGraphSlice: Slice<GraphSlice> = (set, get) => {
   return {
     ...GRAPH_START,
     showUnboundEvidence: false,
+    graphLimit: GRAPH_LIMITS[0]!,
     graphLoading: false,
     selectGraphNode: (graphSelection) =>
       // A selected revision is the same revision in every view, so the Evidence view opens on it too.
@@ -27,12 +32,16 @@ export const createGraphSlice: Slice<GraphSlice> = (set, get) => {
       set({ showUnboundEvidence });
       await get().loadGraph();
     },
+    setGraphLimit: async (graphLimit) => {
+      set({ graphLimit });
+      await get().loadGraph();
+    },
     loadGraph: async () => {
-      const { graphTrail, graphExpanded, showUnboundEvidence } = get();
+      const { graphTrail, graphExpanded, showUnboundEvidence, graphLimit } = get();
       const current = graphReads.begin();
       set({ graphLoading: true });
       try {
-        const graph = await call('graph:neighbourhood', { focus: graphTrail[graphTrail.length - 1]!, hops: 1, expand: graphExpanded, limit: GRAPH_LIMIT, unbound: showUnboundEvidence });
+        const graph = await call('graph:neighbourhood', { focus: graphTrail[graphTrail.length - 1]!, hops: 1, expand: graphExpanded, limit: graphLimit, unbound: showUnboundEvidence });
         if (current()) set({ graph, graphError: null, graphLoading: false });
       } catch (err) {
         // The focus may be gone (another reviewer's clearance, a reopened case): the error says so,

@@ -42,11 +42,12 @@ export const selectGraphView = (s: WorkbenchState) => ({
   graphLoading: s.graphLoading,
   trail: s.graphTrail,
   showUnbound: s.showUnboundEvidence,
+  limit: s.graphLimit,
   selection: s.graphSelection,
   reviews: s.reviewQueue,
 });
 
-export const selectGraphActions = (s: WorkbenchState) => ({ loadGraph: s.loadGraph, focusGraph: s.focusGraph, graphBack: s.graphBack });
+export const selectGraphActions = (s: WorkbenchState) => ({ loadGraph: s.loadGraph, focusGraph: s.focusGraph, graphBack: s.graphBack, setGraphLimit: s.setGraphLimit });
 
 export const selectGraphSidePanel = (s: WorkbenchState) => ({
   graph: s.graph,

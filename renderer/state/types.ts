@@ -173,10 +173,14 @@ export type GraphSelection = { kind: 'claim'; id: string } | { kind: 'revision';
 export type GraphFocus = RequestOf<'graph:neighbourhood'>['focus'];
 export type GraphNeighbourhood = ResponseOf<'graph:neighbourhood'>;
 
+export type GraphLimit = 250 | 1000;
+
 export interface GraphSlice {
   graphSelection: GraphSelection | null;
   /** Evidence no claim is bound to is noise in most reviews; the analyst opts in. */
   showUnboundEvidence: boolean;
+  /** Nodes a neighbourhood may hold (GRAPH_LIMITS): the default reads well, the larger is an overview. */
+  graphLimit: GraphLimit;
   /** Where the analyst has been, oldest first; the last is the focus the graph shows (breadcrumbs). */
   graphTrail: GraphFocus[];
   /** Nodes (claim:<id>, rev:<id>) whose neighbours the analyst added at this focus, in order. */
@@ -188,6 +192,7 @@ export interface GraphSlice {
   graphLoading: boolean;
   selectGraphNode: (selection: GraphSelection | null) => void;
   setShowUnboundEvidence: (show: boolean) => Promise<void>;
+  setGraphLimit: (limit: GraphLimit) => Promise<void>;
   /** Reads the neighbourhood of the current focus with its expansions. */
   loadGraph: () => Promise<void>;
   /** Opens the graph on a new focus (a step on the trail). */

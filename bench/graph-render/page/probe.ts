@@ -14,7 +14,7 @@ export interface GraphBenchProbe {
   /** requestAnimationFrame deltas since startFrames, in ms. */
   stopFrames: () => number[];
   /** What the DOM holds, and the viewport's zoom. */
-  counts: () => { nodes: number; edges: number; edgeLabels: number; zoom: number };
+  counts: () => { nodes: number; edges: number; edgeLabels: number; edgesOnCanvas: number; zoom: number };
   /** A point over the canvas that no node covers (a drag there pans in every mode), or null. */
   panPoint: () => { x: number; y: number } | null;
 }
@@ -77,6 +77,8 @@ export function installProbe(mode: BenchMode): GraphBenchProbe {
       nodes: document.querySelectorAll('.react-flow__node').length,
       edges: document.querySelectorAll('.react-flow__edge').length,
       edgeLabels: document.querySelectorAll('.react-flow__edgelabel-renderer > *').length,
+      // A large graph's bindings in view, stroked on the overview canvas (renderer/views/Graph/OverviewCanvas.tsx).
+      edgesOnCanvas: Number(document.querySelector<HTMLElement>('.graph-overview')?.dataset.edgesInView ?? 0),
       zoom: viewportZoom(),
     }),
     panPoint: () => {

@@ -1,7 +1,8 @@
 import { useReactFlow } from '@xyflow/react';
 import { RELATIONS } from '../../../shared/domain/enums';
 import type { SearchHit } from '../../../shared/ipc/channels/search';
-import type { GraphFocus, GraphNeighbourhood } from '../../state/types';
+import { GRAPH_LIMITS } from '../../state/graphSlice';
+import type { GraphFocus, GraphLimit, GraphNeighbourhood } from '../../state/types';
 import { GraphSearch } from './GraphSearch';
 import { RELATION_STYLE } from './relationStyle';
 
@@ -15,6 +16,9 @@ export function GraphToolbar({
   showMap,
   onShowMap,
   onFitWidth,
+  onFitAll,
+  limit,
+  onLimit,
   undrawnBindings,
 }: {
   showUnbound: boolean;
@@ -22,6 +26,9 @@ export function GraphToolbar({
   showMap: boolean;
   onShowMap: (show: boolean) => void;
   onFitWidth: () => void;
+  onFitAll: () => void;
+  limit: GraphLimit;
+  onLimit: (limit: GraphLimit) => void;
   undrawnBindings: number;
 }) {
   const flow = useReactFlow();
@@ -30,7 +37,7 @@ export function GraphToolbar({
       <button type="button" className="secondary small" data-testid="graph-fit-width" onClick={onFitWidth}>
         Fit width
       </button>
-      <button type="button" className="secondary small" data-testid="graph-fit-all" onClick={() => void flow.fitView({ padding: 0.05 })}>
+      <button type="button" className="secondary small" data-testid="graph-fit-all" onClick={onFitAll}>
         Fit all
       </button>
       <button type="button" className="secondary small" data-testid="graph-zoom-in" aria-label="Zoom in" onClick={() => void flow.zoomIn()}>
@@ -42,6 +49,16 @@ export function GraphToolbar({
       <label className="check">
         <input type="checkbox" data-testid="graph-show-unbound" checked={showUnbound} onChange={(e) => onShowUnbound(e.target.checked)} />
         Show evidence bound to no claim
+      </label>
+      <label className="check">
+        Draw at most
+        <select data-testid="graph-limit" value={limit} onChange={(e) => onLimit(Number(e.target.value) as GraphLimit)}>
+          {GRAPH_LIMITS.map((n) => (
+            <option key={n} value={n}>
+              {n.toLocaleString('en')} nodes
+            </option>
+          ))}
+        </select>
       </label>
       <label className="check">
         <input type="checkbox" data-testid="graph-show-map" checked={showMap} onChange={(e) => onShowMap(e.target.checked)} />

@@ -1,5 +1,5 @@
 import '@xyflow/react/dist/style.css';
-import { Background, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type NodeMouseHandler } from '@xyflow/react';
+import { Background, getNodesBounds, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow, type Connection, type Edge, type NodeMouseHandler } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { BindDialog } from '../../components/BindingActions';
 import { useShallow } from 'zustand/react/shallow';
@@ -10,9 +10,13 @@ import { GraphLegend, GraphToolbar, GraphTrail } from './GraphToolbar';
 import { ARROWS, nextNode } from './keyboard';
 import { edgeTypes, nodeTypes, RelationMarkers } from './nodes';
 import { LARGE_GRAPH_NODES } from './layout';
+import { useCompact } from './nodes/zoomLevel';
+import { nodeAt, OverviewCanvas } from './OverviewCanvas';
 import { claimNodeId, LAYOUT, revisionNodeId, toFlow, type WorkbenchFlowNode } from './toFlow';
 
 const MARGIN = 24;
+/** What React Flow is given of a large graph's part the overview canvas draws instead. */
+const NONE: never[] = [];
 
 export function GraphView() {
   return (
@@ -23,9 +27,9 @@ export function GraphView() {
 }
 
 function GraphCanvas() {
-  const { graph, graphError, graphLoading, trail, showUnbound, selection, reviews } = useWorkbench(useShallow(selectGraphView));
+  const { graph, graphError, graphLoading, trail, showUnbound, limit, selection, reviews } = useWorkbench(useShallow(selectGraphView));
   const { selectGraphNode, setShowUnboundEvidence } = useWorkbench(useShallow(selectActions));
-  const { loadGraph, focusGraph, graphBack } = useWorkbench(useShallow(selectGraphActions));
+  const { loadGraph, focusGraph, graphBack, setGraphLimit } = useWorkbench(useShallow(selectGraphActions));
   const flow = useReactFlow();
   const canvas = useRef<HTMLDivElement>(null);
   // The overview map sits over the canvas and may hide nodes under it: the analyst opens it.
@@ -50,6 +54,11 @@ function GraphCanvas() {
     [graph, selection, reviews],
   );
   const hasLane = nodes.some((n) => n.type === 'lane');
+  // A large graph's bindings are drawn on the overview canvas, and its nodes too once zoomed out
+  // to badges (OverviewCanvas.tsx); React Flow keeps the viewport and draws the rest.
+  const large = nodes.length > LARGE_GRAPH_NODES;
+  const compact = useCompact();
+  const nodesOnCanvas = large && compact;
 
   // Fit the layout's width and start at the top: fitting everything at once would shrink the text
   // of a real case below reading size, while claims stacked downwards pan naturally.
@@ -111,31 +120,36 @@ function GraphCanvas() {
   };
   const onConnect = useCallback((c: Connection) => setBinding(ends(c)), []);
 
-  const onNodeClick: NodeMouseHandler<WorkbenchFlowNode> = useCallback(
-    (_event, node) => {
-      if (node.type === 'claim') selectGraphNode({ kind: 'claim', id: node.data.claimId });
-      else if (node.type === 'evidence') selectGraphNode({ kind: 'revision', id: node.data.revisionId });
+  const select = useCallback(
+    (node: WorkbenchFlowNode | null) => {
+      if (node?.type === 'claim') selectGraphNode({ kind: 'claim', id: node.data.claimId });
+      else if (node?.type === 'evidence') selectGraphNode({ kind: 'revision', id: node.data.revisionId });
+      else selectGraphNode(null);
     },
     [selectGraphNode],
   );
+  const onNodeClick: NodeMouseHandler<WorkbenchFlowNode> = useCallback((_event, node) => select(node), [select]);
   // Double-click moves the focus: the graph opens on that node's own neighbourhood.
-  const onNodeDoubleClick: NodeMouseHandler<WorkbenchFlowNode> = useCallback(
-    (_event, node) => {
+  const focusOn = useCallback(
+    (node: WorkbenchFlowNode) => {
       if (node.type === 'claim') void focusGraph({ kind: 'claim', id: node.data.claimId });
       else if (node.type === 'evidence') void focusGraph({ kind: 'revision', id: node.data.revisionId });
     },
     [focusGraph],
   );
+  const onNodeDoubleClick: NodeMouseHandler<WorkbenchFlowNode> = useCallback((_event, node) => focusOn(node), [focusOn]);
+  // Nodes drawn on the overview canvas are picked where the pointer is.
+  const canvasNodeAt = (e: React.MouseEvent) => (nodesOnCanvas ? nodeAt(nodes, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY })) : null);
 
   // Keyboard: arrows move the selection between nodes, Enter opens its detail beside the graph,
   // Escape steps back along the trail (or clears the selection at its start).
+  const selectedNodeId = selection ? (selection.kind === 'claim' ? claimNodeId(selection.id) : revisionNodeId(selection.id)) : null;
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (e.target !== e.currentTarget && !(e.target instanceof HTMLElement && e.target.closest('.react-flow__node'))) return;
     const dir = ARROWS[e.key];
     if (dir) {
       const placed = nodes.filter((n) => n.type !== 'lane');
-      const current = selection ? (selection.kind === 'claim' ? claimNodeId(selection.id) : revisionNodeId(selection.id)) : null;
-      const to = nextNode(placed, current, dir);
+      const to = nextNode(placed, selectedNodeId, dir);
       const node = placed.find((n) => n.id === to);
       if (node?.type === 'claim') selectGraphNode({ kind: 'claim', id: node.data.claimId });
       if (node?.type === 'evidence') selectGraphNode({ kind: 'revision', id: node.data.revisionId });
@@ -159,6 +173,10 @@ function GraphCanvas() {
           showMap={showMap}
           onShowMap={setShowMap}
           onFitWidth={fitWidth}
+          // Fits what toFlow placed, not what React Flow holds: zoomed out, a large graph's nodes are on the overview canvas.
+          onFitAll={() => void flow.fitBounds(getNodesBounds(nodes), { padding: 0.05 })}
+          limit={limit}
+          onLimit={(n) => void setGraphLimit(n)}
           undrawnBindings={undrawnBindings}
         />
         <GraphTrail
@@ -182,16 +200,20 @@ function GraphCanvas() {
           tabIndex={0}
           aria-label="Evidence graph: arrow keys move between nodes, Enter opens the detail, Escape goes back"
           onKeyDown={onKeyDown}
+          onDoubleClick={(e) => {
+            const node = canvasNodeAt(e);
+            if (node) focusOn(node);
+          }}
         >
           <RelationMarkers />
           <ReactFlow<WorkbenchFlowNode>
-            nodes={nodes}
-            edges={edges}
+            nodes={nodesOnCanvas ? NONE : nodes}
+            edges={large ? NONE : edges}
             nodeTypes={nodeTypes}
             edgeTypes={edgeTypes}
             onNodeClick={onNodeClick}
             onNodeDoubleClick={onNodeDoubleClick}
-            onPaneClick={() => selectGraphNode(null)}
+            onPaneClick={(e) => select(canvasNodeAt(e))}
             zoomOnDoubleClick={false}
             nodesDraggable={false}
             nodesConnectable
@@ -199,13 +221,14 @@ function GraphCanvas() {
             isValidConnection={(c) => ends(c) !== null}
             edgesFocusable={false}
             // A large graph is drawn for overview: only what is in view is mounted (layout.ts).
-            onlyRenderVisibleElements={nodes.length > LARGE_GRAPH_NODES}
+            onlyRenderVisibleElements={large}
             minZoom={0.1}
             maxZoom={1.75}
             // Offline tool: the attribution is a link to the internet the window cannot open anyway.
             proOptions={{ hideAttribution: true }}
           >
             <Background gap={24} size={1} color="var(--graph-grid)" />
+            {large && <OverviewCanvas nodes={nodes} edges={edges} drawNodes={nodesOnCanvas} selectedNodeId={selectedNodeId} />}
             {showMap && <MiniMap pannable zoomable ariaLabel="Overview of the graph" nodeColor={miniMapColour} data-testid="graph-minimap" />}
           </ReactFlow>
         </div>
