@@ -70,6 +70,10 @@ async function main() {
       'review:list (whole case)': () => tc.call('review:list', {}),
       'claim:list (whole case)': () => tc.call('claim:list', {}),
       'case:gate': () => tc.call('case:gate', {}),
+      'remediation:list (whole case)': () => tc.call('remediation:list', {}),
+      'revocation:status': () => tc.call('revocation:status', {}),
+      'metrics:get (whole case, Dashboard)': () => tc.call('metrics:get', {}),
+      'whatIf:case (whole case, What-if)': () => tc.call('whatIf:case', { limit: 50 }),
     };
     const figures: Record<string, string> = { baseline_pk_100_rows_p50_ms: baseline.p50.toFixed(2) };
     for (const [name, read] of Object.entries(reads)) {
