@@ -77,8 +77,11 @@ function toView(db: CaseDb, r: RootRow): RevocationView {
 
 export function revocationStatus(ctx: ServiceContext, limit: number, worker: RevocationStatus['worker'], nowMs: number): RevocationStatus {
   const { db } = ctx;
-  const ev = aclFilter(ctx.actor, 'r');
-  const cl = aclFilter(ctx.actor, 'c');
+  // The fences, jobs and remediations lead, and each one's revision or claim is checked against
+  // the clearance; led by the clearance index instead, SQLite walked all 50,000 revisions of a
+  // large case to find a handful of fences (150 ms a read).
+  const ev = aclFilter(ctx.actor, 'r', { useIndex: false });
+  const cl = aclFilter(ctx.actor, 'c', { useIndex: false });
   const roots = db
     .prepare(
       `SELECT f.*, l.title, p.dependents_total, p.first_taken_at_ms FROM revocation_fence f
