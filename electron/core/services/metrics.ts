@@ -33,11 +33,13 @@ interface RevisionScan {
 }
 
 function scanRevisions(ctx: ServiceContext): RevisionScan {
-  const acl = aclFilter(ctx.actor, 'r');
+  // One pass over the clearance-and-state index; the validated revisions are looked up in a set
+  // built once (an EXISTS per row made this 180 ms at 50,000 revisions, this 26 ms).
+  const acl = aclFilter(ctx.actor, 'r', { useIndex: false });
   const rows = ctx.db
     .prepare(
       `SELECT r.state, r.tenant, r.classification, COUNT(*) AS n,
-         SUM(EXISTS (SELECT 1 FROM validation_run v WHERE v.revision_id = r.revision_id)) AS validated
+         SUM(r.revision_id IN (SELECT revision_id FROM validation_run)) AS validated
        FROM evidence_revision r WHERE ${acl.sql} GROUP BY 1, 2, 3`,
     )
     .all(...acl.params) as { state: string; tenant: string; classification: Classification; n: number; validated: number }[];
@@ -89,7 +91,8 @@ function oddRevisionRows(ctx: ServiceContext, keep: boolean): OddRevision[] {
 }
 
 function provenanceCompleteness(ctx: ServiceContext, scan: RevisionScan, keep: boolean): RateMetric {
-  const acl = aclFilter(ctx.actor, 'r');
+  // The PROV side leads (it is small); each revision it names is checked against the clearance.
+  const acl = aclFilter(ctx.actor, 'r', { useIndex: false });
   const odd = oddRevisionRows(ctx, keep).filter((r) => canSee(ctx.actor, r));
   // Revisions that record PROV edges, found from the (small) PROV side.
   const withEdges = ctx.db
@@ -164,7 +167,9 @@ function validationRate(ctx: ServiceContext, scan: RevisionScan): RateMetric {
  * commit → the last job of its fence tree done, as p50/p95/max; open jobs and the oldest one's age.
  */
 function revocationPropagationDelay(ctx: ServiceContext): RevocationDelay {
-  const acl = aclFilter(ctx.actor, 'r');
+  // Transitions, jobs and fences lead; each one's revision is checked against the clearance (led by
+  // the clearance index, the two job reads walked all 50,000 revisions of a large case: 150 ms).
+  const acl = aclFilter(ctx.actor, 'r', { useIndex: false });
   const moves = ctx.db
     .prepare(
       `SELECT t.revision_id, t.at, f.fence_id, f.fenced_at_ms FROM evidence_transition t
