@@ -102,10 +102,10 @@ test('on a generated case of 10,000 claims: an overview of 1,000 nodes draws its
   await app.screenshot('graph-10k-overview');
 
   // The claim at the top of the claim column (flow 0..280 × 0..150) is picked where it is drawn.
-  const [x, y, zoom] = await page.locator('.react-flow__viewport').evaluate((el) => {
-    const m = new DOMMatrixReadOnly(getComputedStyle(el).transform);
-    return [m.e, m.f, m.a];
-  });
+  // React Flow writes the viewport as `transform: translate(Xpx, Ypx) scale(Z)`.
+  const style = (await page.locator('.react-flow__viewport').getAttribute('style')) ?? '';
+  const [x, y, zoom] = (/translate\(([-\d.]+)px, ([-\d.]+)px\) scale\(([\d.]+)\)/.exec(style) ?? []).slice(1).map(Number) as [number, number, number];
+  expect(zoom, `the viewport's transform, from: ${style}`).toBeGreaterThan(0);
   const box = (await page.locator('.react-flow').boundingBox())!;
   await page.mouse.click(box.x + x + 140 * zoom, box.y + y + 75 * zoom);
   await expect(overview).toHaveAttribute('data-selected', /^claim:/);
