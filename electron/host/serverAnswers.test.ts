@@ -244,6 +244,13 @@ describe('refusals say what was refused', () => {
     expect(res.body).toBe('bad request: the request target is not a URL');
   });
 
+  it('a method other than GET outside the API is refused with 405 and says why', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const res = await ask(host, method, '/index.html');
+      expect([res.status, res.body]).toEqual([405, 'method not allowed']);
+    }
+  });
+
   it('takes only POST on the API and on /upload', async () => {
     for (const path of ['/api/case:info', '/upload']) {
       const res = await ask(host, 'GET', path, { [TOKEN_HEADER]: host.token });
