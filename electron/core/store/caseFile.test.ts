@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkbenchError } from '../errors';
-import { CASE_APPLICATION_ID, createCaseFile, openCaseFile, schemaVersion, writeTransaction } from './caseFile';
+import { CASE_APPLICATION_ID, createCaseFile, openCaseFile, schemaVersion, useNativeBinding, writeTransaction } from './caseFile';
 import { LATEST_VERSION, MIGRATIONS } from './migrations';
 
 let dir: string;
@@ -151,5 +151,22 @@ describe('case file store', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(0);
     expect(db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'case_meta'").get()).toEqual({ n: 0 });
     db.close();
+  });
+});
+
+describe('the native binding', () => {
+  // Electron loads better-sqlite3 built for its own ABI from a path it names (electron/main);
+  // every connection must use it, or Electron would load Node's build and fail to open any case.
+  it('a named binding is the one every connection loads, and clearing it goes back to the default', () => {
+    const path = join(dir, 'binding.case.sqlite');
+    createCaseFile(path).close();
+    const missing = join(dir, 'no-such-build', 'better_sqlite3.node');
+    useNativeBinding(missing);
+    try {
+      expect(() => openCaseFile(path)).toThrow(/no-such-build/);
+    } finally {
+      useNativeBinding(undefined);
+    }
+    openCaseFile(path).close();
   });
 });
