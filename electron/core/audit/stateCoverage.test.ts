@@ -17,6 +17,7 @@ const NOT_A_FACT: Record<string, string> = {
   evidence_search_key: 'full-text search key, derived from the revision',
   copy_band: 'LSH buckets, derived from the verified copy signature',
   claim_change: 'which claims a write touched, for readers that keep derivations between reads; nothing is decided from it',
+  revision_count: 'revisions per compartment and state for the dashboard, kept by triggers from the verified revisions and validation runs',
   // The worker's bookkeeping: leases and progress, not facts; what it decided is in its receipts.
   fence_progress: 'convergence progress counters for the revocation view',
   'outbox_job.attempts': 'lease bookkeeping',

@@ -16,7 +16,7 @@ import type { ClaimRow } from '../store/claimRows';
  * Only committed rows are ever kept: inside a transaction that has logged changes not yet read
  * (its own uncommitted writes, which a rollback would undo), results are derived and not kept.
  */
-export type ClaimFacet = 'summary' | 'review' | 'pointsOfFailure';
+export type ClaimFacet = 'summary' | 'review' | 'pointsOfFailure' | 'mergeBound' | 'recount';
 
 interface Entry {
   /** The claim's row as derived from (a write to it is logged like any other). */

@@ -1,12 +1,14 @@
 import { deriveClaimStatus } from '../../../shared/domain/claimStatus';
+import type { ClaimStatus } from '../../../shared/domain/enums';
 import type { ClaimSummary } from '../../../shared/domain/schemas';
 import { METRIC_DEFINITIONS, type RateMetric } from '../../../shared/ipc/channels/drill';
 import type { ServiceContext } from '../context';
 import { aclFilter } from '../store/acl';
-import { visibleClaimRowsIn } from '../store/claimRows';
+import { policyOf, visibleClaimRowsIn, visibleClaims, type ClaimRow } from '../store/claimRows';
 import { ancestorFences } from '../store/fenceRows';
 import { IN_FORCE } from '../store/reviewRows';
 import { claimStatusBasis } from './claims';
+import { perClaim } from './claimMemo';
 import { claimProjection } from './projection';
 import { openRemediationClaims } from './remediationRows';
 import { COUNTED_RELATIONS, list, rate, sample } from './metricRates';
@@ -51,52 +53,79 @@ export function independentCorroborationRate(summaries: readonly ClaimSummary[])
 }
 
 /**
- * Claims whose full support could collapse, with how many merges could happen at most: pairs of
- * visible FULL_SUPPORT bindings of the current generation (from the claim summaries) linked as a
- * probable copy or sharing a source reference or an independence group (each found
- * from its own index: only the linked revisions are read), plus claims binding a revision with
- * PROV edges, whose trace may end in a shared source (Infinity: always recounted).
+ * How many merges collapsing could make at most in each claim's full support (Infinity: always
+ * recount), from the visible FULL_SUPPORT bindings of its current generation: pairs linked as a
+ * probable copy (confirmed links too: an independent pair only makes the bound looser), and
+ * bindings sharing a source reference or an independence group; a revision recording PROV edges
+ * may trace to a source shared with another, so it always recounts. Everything it reads is
+ * logged in claim_change (the claim, its bindings, their revisions, copy links, PROV edges), so
+ * it is kept per claim with the summaries (claimMemo.ts): a dashboard re-read costs a lookup.
  */
-function collapsibleClaims(ctx: ServiceContext, summaries: readonly ClaimSummary[]): Map<string, number> {
-  const acl = aclFilter(ctx.actor, 'c');
-  const out = new Map<string, number>();
-  const add = (claimId: string, merges: number) => out.set(claimId, merges < 0 || out.get(claimId) === Infinity ? Infinity : (out.get(claimId) ?? 0) + merges);
-  // Every link, confirmed ones too (the key index covers it; an independent pair only makes the bound looser).
-  const copiesOf = new Map<string, string[]>();
-  for (const [copy, original] of ctx.db.prepare('SELECT revision_id, copy_of FROM evidence_copy INDEXED BY sqlite_autoindex_evidence_copy_1').raw().all() as [string, string][]) {
-    const known = copiesOf.get(copy);
-    if (known) known.push(original);
-    else copiesOf.set(copy, [original]);
-  }
-  for (const c of summaries) {
-    if (c.bindings.length < 2) continue;
-    let merges = 0;
-    let full: Set<string> | undefined;
-    for (const b of c.bindings) {
-      const originals = b.relation === 'FULL_SUPPORT' ? copiesOf.get(b.revisionId) : undefined;
-      if (!originals) continue;
-      full ??= new Set(c.bindings.filter((x) => x.relation === 'FULL_SUPPORT').map((x) => x.revisionId));
-      for (const original of originals) if (full.has(original)) merges += 1;
-    }
-    if (merges > 0) add(c.claimId, merges);
-  }
-  const bound = `CROSS JOIN claim_binding b ON b.revision_id = r.revision_id CROSS JOIN claim c ON c.claim_id = b.claim_id AND c.generation = b.generation
-       WHERE b.relation = 'FULL_SUPPORT' AND ${acl.sql}`;
-  const shared = ctx.db
+function mergeBounds(ctx: ServiceContext, claims: readonly ClaimRow[]): number[] {
+  const acl = aclFilter(ctx.actor, 'r', { useIndex: false });
+  const rows = ctx.db
     .prepare(
-      `SELECT b.claim_id, COUNT(*) - 1 AS merges FROM (SELECT source_ref FROM evidence_revision GROUP BY source_ref HAVING COUNT(*) > 1) s
-         CROSS JOIN evidence_revision r ON r.source_ref = s.source_ref ${bound} GROUP BY b.claim_id, r.source_ref HAVING COUNT(*) > 1
-       UNION ALL
-       SELECT b.claim_id, COUNT(*) - 1 FROM (SELECT independence_group FROM evidence_revision WHERE independence_group IS NOT NULL GROUP BY 1 HAVING COUNT(*) > 1) g
-         CROSS JOIN evidence_revision r ON r.independence_group = g.independence_group ${bound} GROUP BY b.claim_id, r.independence_group HAVING COUNT(*) > 1
-       UNION ALL
-       SELECT DISTINCT b.claim_id, -1 FROM prov_edge pe CROSS JOIN prov_node n ON n.node_id = pe.subject
-         CROSS JOIN evidence_revision r ON r.revision_id = n.revision_id ${bound}`,
+      `SELECT b.claim_id, r.revision_id, r.source_ref, r.independence_group,
+         EXISTS (SELECT 1 FROM prov_node n JOIN prov_edge pe ON pe.subject = n.node_id WHERE n.revision_id = r.revision_id) AS traced
+       FROM claim c CROSS JOIN claim_binding b ON b.claim_id = c.claim_id AND b.generation = c.generation
+       CROSS JOIN evidence_revision r ON r.revision_id = b.revision_id
+       WHERE c.claim_id IN (SELECT value FROM json_each(?)) AND b.relation = 'FULL_SUPPORT' AND ${acl.sql}`,
     )
-    .all(...acl.params, ...acl.params, ...acl.params) as { claim_id: string; merges: number }[];
-  for (const r of shared) add(r.claim_id, r.merges);
+    .all(JSON.stringify(claims.map((c) => c.claim_id)), ...acl.params) as {
+    claim_id: string;
+    revision_id: string;
+    source_ref: string;
+    independence_group: string | null;
+    traced: number;
+  }[];
+  const copies = ctx.db
+    .prepare('SELECT revision_id, copy_of FROM evidence_copy WHERE revision_id IN (SELECT value FROM json_each(?))')
+    .raw()
+    .all(JSON.stringify([...new Set(rows.map((r) => r.revision_id))])) as [string, string][];
+  const originalsOf = new Map<string, string[]>();
+  for (const [copy, original] of copies) originalsOf.set(copy, [...(originalsOf.get(copy) ?? []), original]);
+  const byClaim = new Map<string, typeof rows>();
+  for (const r of rows) byClaim.set(r.claim_id, [...(byClaim.get(r.claim_id) ?? []), r]);
+  // Each group of n bindings sharing a key can merge n - 1 times.
+  const sharing = (keys: (string | null)[]) => {
+    const seen = new Set<string>();
+    let merges = 0;
+    for (const k of keys) {
+      if (k === null) continue;
+      if (seen.has(k)) merges += 1;
+      else seen.add(k);
+    }
+    return merges;
+  };
+  return claims.map((c) => {
+    const full = byClaim.get(c.claim_id) ?? [];
+    if (full.length < 2) return 0;
+    if (full.some((r) => r.traced === 1)) return Infinity;
+    const ids = new Set(full.map((r) => r.revision_id));
+    const copyPairs = full.reduce((n, r) => n + (originalsOf.get(r.revision_id) ?? []).filter((o) => ids.has(o)).length, 0);
+    return copyPairs + sharing(full.map((r) => r.source_ref)) + sharing(full.map((r) => r.independence_group));
+  });
+}
+
+/** The claims among `shown` whose full support could collapse: each one's row and the most merges collapsing could make (mergeBounds). */
+function collapsible(ctx: ServiceContext, shown: ReadonlyMap<string, ClaimSummary>): Map<string, { row: ClaimRow; merges: number }> {
+  const { claims, values } = perClaim(ctx, 'mergeBound', visibleClaims(ctx), (rows) => mergeBounds(ctx, rows));
+  const out = new Map<string, { row: ClaimRow; merges: number }>();
+  for (let i = 0; i < claims.length; i++) if (values[i]! > 0 && shown.has(claims[i]!.claim_id)) out.set(claims[i]!.claim_id, { row: claims[i]!, merges: values[i]! });
   return out;
 }
+
+/** The status rule's answer for each claim from its bindings as the reader sees them, kept like the summaries. */
+const recounted = (ctx: ServiceContext, claimIds: readonly string[]): Map<string, ClaimStatus> => {
+  const set = { ids: () => [...claimIds], rows: (ids: readonly string[]) => visibleClaimRowsIn(ctx, ids) };
+  const { claims, values } = perClaim(ctx, 'recount', set, (rows) =>
+    rows.map((row) => {
+      const basis = claimStatusBasis(ctx, row);
+      return deriveClaimStatus({ bindings: basis.inputs, policy: basis.policy, unresolvedByReviewer: basis.unresolved }).status;
+    }),
+  );
+  return new Map(claims.map((c, i) => [c.claim_id, values[i]!]));
+};
 
 /**
  * False consensus rate (seed 000 §38.2): SUPPORTED visible claims that are SUPPORTED only because
@@ -112,26 +141,18 @@ function collapsibleClaims(ctx: ServiceContext, summaries: readonly ClaimSummary
 export function falseConsensusRate(ctx: ServiceContext, summaries: readonly ClaimSummary[]): RateMetric {
   const byId = new Map(summaries.map((c) => [c.claimId, c]));
   const supported = summaries.filter((c) => c.status === 'SUPPORTED').length;
-  const merges = collapsibleClaims(ctx, summaries);
-  const collapsed = summaries.filter((c) => c.status === 'INSUFFICIENT' && c.support.all > c.support.independent && c.missingKinds.length === 0);
-  const minimum = new Map(
-    (ctx.db
-      .prepare(`SELECT claim_id, json_extract(policy, '$.minIndependentSources') AS n FROM claim WHERE claim_id IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify([...merges.keys(), ...collapsed.map((c) => c.claimId)])) as { claim_id: string; n: number | null }[]).map((r) => [r.claim_id, Math.max(1, r.n ?? 1)]),
-  );
-  const atRisk = [...merges.entries()].filter(([id, m]) => {
+  const merges = collapsible(ctx, byId);
+  const minimum = (claimId: string) => Math.max(1, policyOf(merges.get(claimId)!.row).minIndependentSources ?? 1);
+  // A claim whose count collapsed had something to merge, so it is among the collapsible ones.
+  const collapsed = summaries.filter((c) => c.status === 'INSUFFICIENT' && c.support.all > c.support.independent && c.missingKinds.length === 0 && merges.has(c.claimId));
+  const atRisk = [...merges].filter(([id, { merges: m }]) => {
     const c = byId.get(id);
     if (c?.status !== 'SUPPORTED') return false;
     const unmerged = m - (c.support.all - c.support.independent);
-    return unmerged > 0 && c.support.independent - unmerged < minimum.get(id)!;
+    return unmerged > 0 && c.support.independent - unmerged < minimum(id);
   });
-  const falseConsensus: string[] = [];
-  for (const row of visibleClaimRowsIn(ctx, atRisk.map(([id]) => id))) {
-    const basis = claimStatusBasis(ctx, row);
-    const recount = deriveClaimStatus({ bindings: basis.inputs, policy: basis.policy, unresolvedByReviewer: basis.unresolved }).status;
-    if (recount !== 'SUPPORTED') falseConsensus.push(row.claim_id);
-  }
-  const prevented = collapsed.filter((c) => c.support.all >= minimum.get(c.claimId)! && c.support.independent < minimum.get(c.claimId)!).map((c) => c.claimId);
+  const falseConsensus = [...recounted(ctx, atRisk.map(([id]) => id))].filter(([, status]) => status !== 'SUPPORTED').map(([id]) => id);
+  const prevented = collapsed.filter((c) => c.support.all >= minimum(c.claimId) && c.support.independent < minimum(c.claimId)).map((c) => c.claimId);
   return rate({
     name: 'False consensus rate',
     definition: METRIC_DEFINITIONS.falseConsensusRate,
