@@ -1,4 +1,3 @@
-import { deriveClaimStatus } from '../../../shared/domain/claimStatus';
 import type { ClaimStatus } from '../../../shared/domain/enums';
 import type { ClaimSummary } from '../../../shared/domain/schemas';
 import { METRIC_DEFINITIONS, type RateMetric } from '../../../shared/ipc/channels/drill';
@@ -7,7 +6,7 @@ import { aclFilter } from '../store/acl';
 import { policyOf, visibleClaimRowsIn, visibleClaims, type ClaimRow } from '../store/claimRows';
 import { ancestorFences } from '../store/fenceRows';
 import { IN_FORCE } from '../store/reviewRows';
-import { claimStatusBasis } from './claims';
+import { claimStatusBasis, deriveStatusFrom } from './claims';
 import { perClaim } from './claimMemo';
 import { claimProjection } from './projection';
 import { openRemediationClaims } from './remediationRows';
@@ -83,9 +82,13 @@ function mergeBounds(ctx: ServiceContext, claims: readonly ClaimRow[]): number[]
     .raw()
     .all(JSON.stringify([...new Set(rows.map((r) => r.revision_id))])) as [string, string][];
   const originalsOf = new Map<string, string[]>();
-  for (const [copy, original] of copies) originalsOf.set(copy, [...(originalsOf.get(copy) ?? []), original]);
+  for (const [copy, original] of copies) originalsOf.set(copy, (originalsOf.get(copy) ?? []).concat(original));
   const byClaim = new Map<string, typeof rows>();
-  for (const r of rows) byClaim.set(r.claim_id, [...(byClaim.get(r.claim_id) ?? []), r]);
+  for (const r of rows) {
+    const bound = byClaim.get(r.claim_id);
+    if (bound) bound.push(r);
+    else byClaim.set(r.claim_id, [r]);
+  }
   // Each group of n bindings sharing a key can merge n - 1 times.
   const sharing = (keys: (string | null)[]) => {
     const seen = new Set<string>();
@@ -118,12 +121,7 @@ function collapsible(ctx: ServiceContext, shown: ReadonlyMap<string, ClaimSummar
 /** The status rule's answer for each claim from its bindings as the reader sees them, kept like the summaries. */
 const recounted = (ctx: ServiceContext, claimIds: readonly string[]): Map<string, ClaimStatus> => {
   const set = { ids: () => [...claimIds], rows: (ids: readonly string[]) => visibleClaimRowsIn(ctx, ids) };
-  const { claims, values } = perClaim(ctx, 'recount', set, (rows) =>
-    rows.map((row) => {
-      const basis = claimStatusBasis(ctx, row);
-      return deriveClaimStatus({ bindings: basis.inputs, policy: basis.policy, unresolvedByReviewer: basis.unresolved }).status;
-    }),
-  );
+  const { claims, values } = perClaim(ctx, 'recount', set, (rows) => rows.map((row) => deriveStatusFrom(claimStatusBasis(ctx, row)).status));
   return new Map(claims.map((c, i) => [c.claim_id, values[i]!]));
 };
 
