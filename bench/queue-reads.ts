@@ -3,8 +3,8 @@
  * "every page read under 50 ms"). The case is built through the import channel (a seeded bundle,
  * electron/testing/generatedBundle.ts); 500 revisions are then quarantined and 200 decisions
  * proposed through their channels. Prints p50 and p95 of each page read a queue makes (evidence:list,
- * claim:page), and the whole-case reads (claim:list, which no view makes any more; review:list;
- * case:gate), each with its ratio to a
+ * claim:page, review:page), and the whole-case reads (claim:list and review:list, which no view
+ * makes any more; case:gate), each with its ratio to a
  * baseline measured in the same run: a plain SELECT of 100 rows by primary key.
  *
  *   npx tsx bench/queue-reads.ts [--claims 10000] [--per-claim 5]
@@ -55,6 +55,8 @@ async function main() {
     for (let i = 0; i < 150; i++) cursor = (await tc.call('evidence:list', { sort: 'observed-desc', limit: 200, after: cursor })).nextCursor ?? cursor;
     const claimIds = (await tc.call('claim:list', {})).map((c) => c.claimId);
     const deepClaim = claimIds[Math.floor(claimIds.length * 0.9)]!;
+    let reviewCursor: string | null = null;
+    for (let i = 0; i < 80; i++) reviewCursor = (await tc.call('review:page', { limit: 100, ...(reviewCursor ? { after: reviewCursor } : {}) })).nextCursor ?? reviewCursor;
     const reads: Record<string, () => Promise<unknown>> = {
       'evidence:list first page + counts': () => tc.call('evidence:list', { limit: 100, counts: true }),
       'evidence:list observed newest first + counts': () => tc.call('evidence:list', { sort: 'observed-desc', limit: 100, counts: true }),
@@ -67,6 +69,9 @@ async function main() {
       'claim:page unsettled + counts (Remediations)': () => tc.call('claim:page', { unsettled: true, limit: 100, counts: true }),
       'claim:page text (pickers)': () => tc.call('claim:page', { text: 'HOST-DC02', limit: 20 }),
       'claim:page deep page (cursor)': () => tc.call('claim:page', { limit: 100, after: deepClaim }),
+      'review:page first page + counts (Review)': () => tc.call('review:page', { limit: 100, counts: true }),
+      'review:page awaiting me + counts': () => tc.call('review:page', { filter: 'mine', limit: 100, counts: true }),
+      'review:page 80 pages deep (cursor)': () => tc.call('review:page', { limit: 100, after: reviewCursor! }),
       'review:list (whole case)': () => tc.call('review:list', {}),
       'claim:list (whole case)': () => tc.call('claim:list', {}),
       'case:gate': () => tc.call('case:gate', {}),

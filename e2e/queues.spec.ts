@@ -146,6 +146,33 @@ test('on a generated case of 10,000 claims: the queue draws a screenful, reads o
   await page.getByTestId('intake-bind-claim').fill(mixed.slice(0, -1));
   await expect(page.getByTestId('intake-bind-claim-options').locator(`option[value="${mixed}"]`)).toHaveCount(1);
   expect(await page.getByTestId('intake-bind-claim-options').locator('option').count()).toBeLessThanOrEqual(20);
+
+  // The review queue too is read a page at a time (review:page), ordered and counted by the store.
+  await app.nav('review');
+  const reviewCounts = (await app.ok('review:page', { limit: 1, counts: true })).counts!;
+  expect(reviewCounts.all).toBeGreaterThan(10_000);
+  await expect(page.getByTestId('review-filter-all')).toContainText(`All ${reviewCounts.all}`);
+  const entries = page.locator('button[data-testid^="review-entry-"]');
+  const [mostUrgent] = (await app.ok('review:page', { limit: 1 })).items;
+  await expect(entries.first()).toHaveAttribute('data-testid', `review-entry-${mostUrgent!.claimId}`);
+  expect(await entries.count()).toBeLessThan(40);
+  await app.screenshot('review-10k');
+  // Scrolled past the first page, the next one is read and drawn in the store's order.
+  const later = (await app.ok('review:page', { limit: 150 })).items[149]!;
+  const queueList = page.getByTestId('review-queue');
+  await queueList.locator('xpath=..').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  // Every entry is 96 px: past 100 of them, the second page is in.
+  await expect.poll(() => queueList.evaluate((ul) => ul.scrollHeight)).toBeGreaterThan(100 * 96);
+  await queueList.evaluate((ul) => {
+    const pane = ul.parentElement!;
+    pane.scrollTo(0, ul.getBoundingClientRect().top - pane.getBoundingClientRect().top + pane.scrollTop + 149 * 96 - 200);
+  });
+  await expect(page.getByTestId(`review-entry-${later.claimId}`)).toBeVisible();
+  expect(await entries.count()).toBeLessThan(40);
+  await page.getByTestId('review-filter-settled').click();
+  await expect(page.getByTestId('review-filter-settled')).toContainText(`Settled ${reviewCounts.settled}`);
+  const [settled] = (await app.ok('review:page', { filter: 'settled', limit: 1 })).items;
+  await expect(entries.first()).toHaveAttribute('data-testid', `review-entry-${settled!.claimId}`);
 });
 
 test('the review queue shows what awaits me apart from the rest, and remembers that filter for the case', async ({ app, page }) => {

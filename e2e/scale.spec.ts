@@ -99,6 +99,22 @@ test('on a generated case of 10,000 claims: an overview of 1,000 nodes draws its
   for (let i = 0; i < 6 && (await overview.getAttribute('data-nodes')) !== 'canvas'; i++) await page.getByTestId('graph-zoom-out').click();
   await expect(overview).toHaveAttribute('data-nodes', 'canvas');
   await expect(page.locator('.react-flow__node')).toHaveCount(0);
+  // The overview map still shows every node placed, and a click on it moves the view there.
+  await page.getByTestId('graph-show-map').check();
+  const map = page.getByTestId('graph-minimap');
+  expect(Number(await map.getAttribute('data-nodes'))).toBeGreaterThan(900);
+  const viewport = page.locator('.react-flow__viewport');
+  const before = await viewport.getAttribute('style');
+  const mapBox = (await map.boundingBox())!;
+  await page.mouse.click(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height - 5);
+  await expect.poll(() => viewport.getAttribute('style')).not.toBe(before);
+  await expect(overview).toHaveAttribute('data-nodes', 'canvas');
+  await app.screenshot('graph-10k-overview-map');
+  await page.getByTestId('graph-show-map').uncheck();
+  // Back to the top of the case, zoomed out to badges again.
+  await page.getByTestId('graph-fit-width').click();
+  for (let i = 0; i < 6 && (await overview.getAttribute('data-nodes')) !== 'canvas'; i++) await page.getByTestId('graph-zoom-out').click();
+  await expect(overview).toHaveAttribute('data-nodes', 'canvas');
   await app.screenshot('graph-10k-overview');
 
   // The claim at the top of the claim column (flow 0..280 × 0..150) is picked where it is drawn.

@@ -262,7 +262,7 @@ test.describe('Quarantine view', () => {
 
 test('a list that could not be read says so with Retry, never "nothing here"', async ({ app, page }) => {
   // The list reads fail (a dropped connection, a refused burst) from the window's first load on.
-  const lists = /\/api\/(claim%3Alist|claim%3Apage|evidence%3Alist|review%3Alist)$/;
+  const lists = /\/api\/(claim%3Alist|claim%3Apage|evidence%3Alist|review%3Alist|review%3Apage)$/;
   await page.route(lists, (route) => route.abort('failed'));
   await page.reload();
   await page.getByTestId('status-actor').filter({ hasText: 'Acting as' }).waitFor();

@@ -87,5 +87,6 @@ export function seedNeighbourhood(): GraphNeighbourhood {
     bindings,
   }));
 
-  return { claims, revisions, hidden: {}, totalClaims: claims.length, claimsNotShown: 0, unboundNotShown: 0, disputes: null, pivot: null };
+  const reviews = claims.map((c) => ({ claimId: c.claimId, decisionState: 'UNDECIDED' as const, verdict: null, quorumTier: null }));
+  return { claims, reviews, revisions, hidden: {}, totalClaims: claims.length, claimsNotShown: 0, unboundNotShown: 0, disputes: null, pivot: null };
 }

@@ -13,6 +13,7 @@ import {
 } from '../../shared/domain/enums';
 import { KILL_REASONS } from '../../shared/domain/review';
 import { DECISION_STATUSES } from '../../shared/ipc/channels/decisions';
+import { REVIEW_FILTER_IDS } from '../../shared/ipc/channels/review';
 import type { Channel, RequestOf } from '../../shared/ipc/contract';
 import { validContext } from './fixtures/evidence';
 import { TEST_PASSPHRASE } from './testCase';
@@ -310,6 +311,13 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
       .map((vote) => ({ ...vote, basis: ids.bases[vote.claimId] ?? 'f'.repeat(64) })),
   'review:get': (ids) => fc.record({ claimId: claim(ids) }),
   'review:list': empty,
+  'review:page': (ids) =>
+    fc.record({
+      filter: opt(fc.constantFrom(...REVIEW_FILTER_IDS)),
+      limit: opt(fc.integer({ min: 1, max: 200 })),
+      after: opt(fc.constantFrom(...ids.claims.map((c) => `3.${c}`), ...ids.claims, 'not-a-claim', '')),
+      counts: opt(fc.boolean()),
+    }),
   'case:gate': empty,
   'case:finalize': empty,
   'case:reopen': () => fc.record({ reason: REASON }),

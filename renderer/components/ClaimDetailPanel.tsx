@@ -1,6 +1,6 @@
 import type { RevisionSummary } from '../../shared/domain/schemas';
 import type { ClaimDetail } from '../../shared/ipc/channels/claims';
-import type { ClaimReviewSummary } from '../../shared/ipc/channels/review';
+import type { ClaimReviewStanding } from '../../shared/ipc/channels/review';
 import { DecisionStateBadge, ProjectionBadge, QuorumTierBadge, RelationTag, StateBadge, StatusBadge } from './Badges';
 import { UnbindButton } from './BindingActions';
 import { InertLabel } from './InertLabel';
@@ -22,8 +22,8 @@ export function ClaimDetailPanel({
   claim: ClaimDetail;
   evidence: readonly RevisionSummary[];
   onSelectRevision: (revisionId: string) => void;
-  /** Where the claim's review stands, from the review queue. */
-  review?: ClaimReviewSummary;
+  /** Where the claim's review stands (graph:neighbourhood). */
+  review?: ClaimReviewStanding;
   onOpenReview?: () => void;
   testId: string;
 }) {

@@ -20,7 +20,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
   openCase: async (path) => {
     try {
       await call('case:open', { path });
-      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
+      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, reviews: {}, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
       await get().refreshAll();
     } catch (err) {
       set({ caseError: messageOf(err) });
@@ -29,7 +29,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
   createCase: async (request) => {
     try {
       await call('case:create', request);
-      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
+      set({ caseError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, reviews: {}, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
       await get().refreshAll();
       return true;
     } catch (err) {
@@ -47,7 +47,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
       return false;
     }
     // Another reviewer may be refused what the last one was answered: drop the last answers.
-    set({ unlockError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
+    set({ unlockError: null, finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, reviews: {}, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
     await get().refreshAll();
     return true;
   },
@@ -55,7 +55,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
     try {
       await call('actor:lock', {});
     } finally {
-      set({ finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
+      set({ finalizeOutcome: null, headCheck: null, selectedReviewClaim: null, reviews: {}, whatIfRevisions: [], lastDrill: null, ...GRAPH_START });
       await get().loadCase();
     }
   },
@@ -63,7 +63,7 @@ export const createCaseSlice: Slice<CaseSlice> = (set, get) => ({
     await get().loadCase();
     // Locked: nothing else may be read until a reviewer unlocks this window.
     if (!get().caseInfo?.actor) return;
-    await Promise.all([get().refreshRevisionDetails(), get().loadEvidenceQueue(), get().refreshClaimDetails(), get().loadGraph(), get().loadAudit(), get().loadReviews(), get().loadGate()]);
+    await Promise.all([get().refreshRevisionDetails(), get().loadEvidenceQueue(), get().refreshClaimDetails(), get().loadGraph(), get().loadAudit(), get().refreshReviews(), get().loadGate()]);
     set((s) => ({ refreshes: s.refreshes + 1 }));
   },
 });

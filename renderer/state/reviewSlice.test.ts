@@ -22,7 +22,6 @@ const review = (claimId: string, decisionState = 'PROPOSED') => ({
   decisions: [],
   quorum: null,
 });
-const queueItem = (claimId: string) => ({ claimId, statement: '', generation: 1, status: 'SUPPORTED', decisionState: 'PROPOSED', verdict: null, quorumTier: null });
 
 type Answer = unknown | (() => never);
 /** A host answering every channel refreshAll touches; `answers` overrides or refuses single channels. */
@@ -33,9 +32,9 @@ function host(listed: string[], answers: Record<string, Answer> = {}) {
       return typeof a === 'function' ? (a as () => unknown)() : a;
     }
     switch (channel) {
-      case 'review:list':
-        return { items: listed.map(queueItem) };
       case 'review:get':
+        // A claim not listed is one this reviewer may not see.
+        if (!listed.includes(req.claimId!)) throw new WorkbenchCallError('review:get', { code: 'NOT_FOUND', message: `review:get: no claim ${req.claimId}` });
         return review(req.claimId!);
       case 'evidence:list':
         return { items: [], nextCursor: null };
@@ -69,17 +68,18 @@ const calls = (channel: string) => call.mock.calls.filter(([c]) => c === channel
 
 beforeEach(() => {
   call.mockReset();
-  useWorkbench.setState({ reviews: {}, reviewQueue: [], reviewError: null, finalizeOutcome: null, headCheck: null });
+  useWorkbench.setState({ reviews: {}, reviewError: null, finalizeOutcome: null, headCheck: null });
 });
 
 describe('review slice', () => {
-  it('approves with exactly the fingerprint on screen, and reloads the queue, the chain and the gate', async () => {
+  it('approves with exactly the fingerprint on screen, and reloads the review, the chain and the gate', async () => {
     host(['cl-a'], { 'decision:approve': {} });
     await useWorkbench.getState().loadReview('cl-a');
     expect(await useWorkbench.getState().approveDecision('cl-a', { decisionId: 'dec-1', fingerprint: FP })).toBeNull();
     expect(calls('decision:approve')).toEqual([['decision:approve', { decisionId: 'dec-1', fingerprint: FP }]]);
-    expect([calls('review:list').length, calls('audit:verify').length, calls('case:gate').length]).toEqual([1, 1, 1]);
-    expect(calls('review:get')).toHaveLength(2);
+    expect([calls('audit:verify').length, calls('case:gate').length]).toEqual([1, 1]);
+    // The queue is the Review view's to read again (a page at a time): the slice never reads it whole.
+    expect([calls('review:get').length, calls('review:list').length]).toEqual([2, 0]);
   });
 
   it('a stale approval comes back with the service’s code and words, and the review reloads to show STALE', async () => {
@@ -88,7 +88,7 @@ describe('review slice', () => {
     const refused = await useWorkbench.getState().approveDecision('cl-a', { decisionId: 'dec-1', fingerprint: FP });
     expect(refused).toEqual({ code: 'CONFLICT', message, issues: [] });
     expect(useWorkbench.getState().reviews['cl-a']?.decisionState).toBe('STALE');
-    expect(calls('review:list')).toHaveLength(0);
+    expect(calls('audit:verify')).toHaveLength(0);
   });
 
   it('a four-eyes refusal is returned as is and reloads nothing: nothing moved', async () => {
@@ -109,22 +109,35 @@ describe('review slice', () => {
   it('after a switch of actor, reviews of claims the new actor may not see are dropped, the others refetched', async () => {
     host(['cl-a', 'cl-b']);
     await Promise.all([useWorkbench.getState().loadReview('cl-a'), useWorkbench.getState().loadReview('cl-b')]);
-    host(['cl-a'], { 'review:get': review('cl-a', 'DECIDED') });
-    await useWorkbench.getState().loadReviews();
+    host(['cl-a']);
+    call.mockImplementationOnce(async () => review('cl-a', 'DECIDED'));
+    await useWorkbench.getState().refreshReviews();
     expect(Object.keys(useWorkbench.getState().reviews)).toEqual(['cl-a']);
     expect(useWorkbench.getState().reviews['cl-a']?.decisionState).toBe('DECIDED');
+    expect(useWorkbench.getState().reviewError).toBeNull();
   });
 
-  it('a queue read overtaken by a later one (the reviewer switched meanwhile) does not overwrite it when it answers late', async () => {
+  it('a review that could not be read again for another reason says so, and keeps none of the stale answer', async () => {
+    host(['cl-a']);
+    await useWorkbench.getState().loadReview('cl-a');
+    host(['cl-a'], { 'review:get': () => { throw new Error('Failed to fetch'); } });
+    await useWorkbench.getState().refreshReviews();
+    expect(useWorkbench.getState().reviewError).toContain('Failed to fetch');
+    expect(useWorkbench.getState().reviews).toEqual({});
+  });
+
+  it('a refresh overtaken by a later one (the reviewer switched meanwhile) does not overwrite it when it answers late', async () => {
+    host(['cl-a']);
+    await useWorkbench.getState().loadReview('cl-a');
     let answerFirst: (v: unknown) => void = () => {};
     const late = new Promise((resolve) => (answerFirst = resolve));
-    host([], { 'review:list': () => late as never });
-    const first = useWorkbench.getState().loadReviews();
-    host(['cl-b']);
-    await useWorkbench.getState().loadReviews();
-    answerFirst({ items: [queueItem('cl-a')] });
+    host(['cl-a'], { 'review:get': () => late as never });
+    const first = useWorkbench.getState().refreshReviews();
+    host(['cl-a'], { 'review:get': review('cl-a', 'DECIDED') });
+    await useWorkbench.getState().refreshReviews();
+    answerFirst(review('cl-a', 'PROPOSED'));
     await first;
-    expect(useWorkbench.getState().reviewQueue.map((i) => i.claimId)).toEqual(['cl-b']);
+    expect(useWorkbench.getState().reviews['cl-a']?.decisionState).toBe('DECIDED');
   });
 
   it('the gate shows the last gate asked for, whichever answers first', async () => {

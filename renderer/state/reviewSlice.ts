@@ -5,9 +5,11 @@ import type { ActionError, ReviewSlice, Slice } from './types';
 
 /** Refusals that mean the claim or decision moved under the reviewer: show where it stands now. */
 const MOVED = new Set<ActionError['code']>(['CONFLICT', 'NOT_FOUND']);
+/** Refusals that mean the claim is not there for this reviewer (any more): its review is dropped. */
+const GONE = new Set<ActionError['code']>(['NOT_FOUND', 'FORBIDDEN']);
 
 export const createReviewSlice: Slice<ReviewSlice> = (set, get) => {
-  const queueReads = latestRead();
+  const reviewReads = latestRead();
   const act = async (claimId: string, run: () => Promise<unknown>): Promise<ActionError | null> => {
     try {
       await run();
@@ -22,23 +24,18 @@ export const createReviewSlice: Slice<ReviewSlice> = (set, get) => {
     return null;
   };
   return {
-    reviewQueue: [],
     reviews: {},
     reviewError: null,
     selectedReviewClaim: null,
-    loadReviews: async () => {
-      const current = queueReads.begin();
-      try {
-        const { items } = await call('review:list', {});
-        const visible = new Set(items.map((i) => i.claimId));
-        // Another actor may not see a claim reviewed before: never keep what the new clearance hides.
-        const cached = Object.keys(get().reviews).filter((id) => visible.has(id));
-        const reviews = await Promise.all(cached.map((claimId) => call('review:get', { claimId })));
-        if (!current()) return;
-        set({ reviewQueue: items, reviews: Object.fromEntries(reviews.map((r) => [r.claimId, r])), reviewError: null });
-      } catch (err) {
-        if (current()) set({ reviewError: messageOf(err) });
-      }
+    refreshReviews: async () => {
+      const current = reviewReads.begin();
+      const shown = Object.keys(get().reviews);
+      // A review no longer readable (another reviewer's clearance, a claim gone) is dropped, not kept.
+      const read = await Promise.allSettled(shown.map((claimId) => call('review:get', { claimId })));
+      if (!current()) return;
+      const reviews = read.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      const failed = read.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !GONE.has(actionErrorOf(r.reason).code));
+      set({ reviews: Object.fromEntries(reviews.map((r) => [r.claimId, r])), reviewError: failed ? messageOf(failed.reason) : null });
     },
     loadReview: async (claimId) => {
       try {

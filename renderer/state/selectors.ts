@@ -7,7 +7,6 @@ export const selectActorId = (s: WorkbenchState) => s.caseInfo?.actor?.actorId ?
 export const selectCasePath = (s: WorkbenchState) => s.caseInfo?.path ?? null;
 export const selectClaimDetails = (s: WorkbenchState) => s.claimDetails;
 export const selectRefreshAll = (s: WorkbenchState) => s.refreshAll;
-export const selectReviewQueue = (s: WorkbenchState) => s.reviewQueue;
 export const selectReviews = (s: WorkbenchState) => s.reviews;
 export const selectReviewError = (s: WorkbenchState) => s.reviewError;
 export const selectSelectedReviewClaim = (s: WorkbenchState) => s.selectedReviewClaim;
@@ -44,7 +43,6 @@ export const selectGraphView = (s: WorkbenchState) => ({
   showUnbound: s.showUnboundEvidence,
   limit: s.graphLimit,
   selection: s.graphSelection,
-  reviews: s.reviewQueue,
 });
 
 export const selectGraphActions = (s: WorkbenchState) => ({ loadGraph: s.loadGraph, focusGraph: s.focusGraph, graphBack: s.graphBack, setGraphLimit: s.setGraphLimit });
@@ -54,7 +52,6 @@ export const selectGraphSidePanel = (s: WorkbenchState) => ({
   claimDetails: s.claimDetails,
   details: s.revisionDetails,
   selection: s.graphSelection,
-  reviewQueue: s.reviewQueue,
 });
 
 export const selectDisputesView = (s: WorkbenchState) => ({
@@ -100,7 +97,7 @@ export const selectActions = (s: WorkbenchState) => ({
 export const selectCaseActions = (s: WorkbenchState) => ({ openCase: s.openCase, createCase: s.createCase, unlock: s.unlock, lock: s.lock });
 
 export const selectReviewActions = (s: WorkbenchState) => ({
-  loadReviews: s.loadReviews,
+  refreshReviews: s.refreshReviews,
   loadReview: s.loadReview,
   selectReviewClaim: s.selectReviewClaim,
   openReview: s.openReview,

@@ -11,7 +11,7 @@ import type { ImportProgress } from '../../shared/ipc/channels/importJobs';
 import type { DrillReport } from '../../shared/ipc/channels/drill';
 import type { EvidenceCounts, EvidenceDetail, EvidenceSort } from '../../shared/ipc/channels/evidence';
 import type { RemediationView } from '../../shared/ipc/channels/remediation';
-import type { ClaimReview, ClaimReviewSummary } from '../../shared/ipc/channels/review';
+import type { ClaimReview } from '../../shared/ipc/channels/review';
 import type { RevocationStatus } from '../../shared/ipc/channels/revocation';
 import type { RequestOf, ResponseOf } from '../../shared/ipc/contract';
 import type { ErrorCode, IssueDetail } from '../../shared/ipc/envelope';
@@ -231,19 +231,17 @@ export interface RemediationSlice {
 }
 
 /**
- * Review of claims (DESIGN §3.4): the review queue, each claim's decisions with their fingerprints,
+ * Review of claims (DESIGN §3.4): each claim's decisions with their fingerprints,
  * and the quorum votes. The service decides everything (four eyes, staleness, quorum); this slice
  * carries what the reviewer saw to it and shows its answer, refusals included.
  */
 export interface ReviewSlice {
-  /** One line per visible claim: derived status beside where its review stands. */
-  reviewQueue: ClaimReviewSummary[];
-  /** Full reviews (decisions, basis, quorum) of the claims a view has shown, keyed by claim id. */
+  /** Full reviews (decisions, basis, quorum) of the claims a view has shown, keyed by claim id. The queue itself is read a page at a time by the Review view (review:page). */
   reviews: Record<string, ClaimReview>;
   reviewError: string | null;
   selectedReviewClaim: string | null;
-  /** Reloads the queue and every review already on screen; drops reviews no longer visible. */
-  loadReviews: () => Promise<void>;
+  /** Reads every review already on screen again; drops those no longer readable. */
+  refreshReviews: () => Promise<void>;
   loadReview: (claimId: string) => Promise<void>;
   selectReviewClaim: (claimId: string | null) => void;
   /** Opens the Review view on a claim (from the graph, a dispute, a blocker). */

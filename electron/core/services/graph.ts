@@ -5,6 +5,8 @@ import { aclFilter } from '../store/acl';
 import { loadVisibleClaim, visibleClaimIds, visibleClaimRowsIn } from '../store/claimRows';
 import { loadVisibleRevision, SUMMARY_COLUMNS, toSummary, type RevisionRow } from '../store/evidenceRows';
 import { claimSummaries, listClaims } from './claims';
+import type { ClaimSet } from './claimMemo';
+import { claimReviewStandings } from './review';
 
 /**
  * The graph view's read (issue 11.2): a neighbourhood of the case, never the whole of it. Claims
@@ -95,11 +97,14 @@ export function graphNeighbourhood(ctx: ServiceContext, req: ParsedRequestOf<'gr
   const claimIds = [...drawn].filter((n) => n.startsWith('claim:')).map((n) => n.slice('claim:'.length));
   const revisionIds = [...drawn].filter((n) => n.startsWith('rev:')).map((n) => n.slice('rev:'.length));
   const position = new Map(claimOrder.map((id, i) => [id, i]));
-  const claims: ClaimSummary[] = claimIds.length > 0 ? claimSummaries(ctx, { ids: () => claimIds, rows: (ids) => visibleClaimRowsIn(ctx, ids) }) : [];
+  const drawnClaims: ClaimSet = { ids: () => claimIds, rows: (ids) => visibleClaimRowsIn(ctx, ids) };
+  const claims: ClaimSummary[] = claimIds.length > 0 ? claimSummaries(ctx, drawnClaims) : [];
   claims.sort((a, b) => position.get(a.claimId)! - position.get(b.claimId)!);
+  const reviews = claimIds.length > 0 ? claimReviewStandings(ctx, drawnClaims) : [];
   const unbound = req.unbound ? unboundRevisions(ctx, drawn) : { items: [], notShown: 0 };
   return {
     claims,
+    reviews,
     revisions: [...revisionSummaries(ctx, revisionIds), ...unbound.items],
     hidden,
     totalClaims: claimOrder.length,

@@ -1,11 +1,12 @@
 import { fourEyesRefusal } from '../../../shared/domain/fourEyes';
 import { voteValidity, type KillReason } from '../../../shared/domain/review';
 import { unsettledProjection } from '../../../shared/domain/supportProjection';
-import type { ClaimReview, ClaimReviewSummary, QuorumView, VoteView } from '../../../shared/ipc/channels/review';
-import type { ParsedRequestOf } from '../../../shared/ipc/contract';
+import type { ClaimReview, ClaimReviewStanding, ClaimReviewSummary, QuorumView, VoteView } from '../../../shared/ipc/channels/review';
+import type { ParsedRequestOf, ResponseOf } from '../../../shared/ipc/contract';
+import { reviewFilterCounts, reviewQueueView, reviewUrgency } from '../../../shared/ipc/reviewQueue';
 import { appendReceipt } from '../audit/receipts';
 import type { ServiceContext } from '../context';
-import { conflict, forbidden } from '../errors';
+import { conflict, forbidden, invalid } from '../errors';
 import { listClaims } from './claims';
 import {
   assertRole,
@@ -155,6 +156,48 @@ function reviewStandingOf(ctx: ServiceContext, claim: ClaimRow): ReviewStanding 
 /** The claims of `set` with their review standings, kept between reads until a change touches the claim (claimMemo.ts). */
 export function reviewStandings(ctx: ServiceContext, set: ClaimSet): { claims: ClaimRow[]; values: ReviewStanding[] } {
   return perClaim(ctx, 'review', set, (claims) => claims.map((claim) => reviewStandingOf(ctx, claim)));
+}
+
+/** Where each claim of `set` stands in review, as a graph node shows it (kept between reads like the queue's). */
+export function claimReviewStandings(ctx: ServiceContext, set: ClaimSet): ClaimReviewStanding[] {
+  const { claims, values } = reviewStandings(ctx, set);
+  return claims.map((claim, i) => ({ claimId: claim.claim_id, decisionState: values[i]!.state, verdict: values[i]!.verdict, quorumTier: values[i]!.quorum?.tier ?? null }));
+}
+
+const CURSOR = /^(\d)\.(.+)$/s;
+
+/**
+ * review:page: a page of the review queue in its order (shared/ipc/reviewQueue.ts), filtered in
+ * the store, with each filter's count on request. The cursor is the place of the page's last
+ * claim (its urgency then, and the claim): the next page starts after that place, so a claim
+ * whose review moved meanwhile does not shift the pages after it. One naming no claim the reader
+ * may see is refused.
+ */
+export function pageClaimReviews(ctx: ServiceContext, req: ParsedRequestOf<'review:page'>): ResponseOf<'review:page'> {
+  const all = listClaimReviews(ctx).items;
+  const order = new Map(all.map((item, i) => [item.claimId, i]));
+  const shown = reviewQueueView(all, req.filter);
+  let start = 0;
+  if (req.after !== undefined) {
+    const m = CURSOR.exec(req.after);
+    const at = m ? order.get(m[2]!) : undefined;
+    if (!m || at === undefined) {
+      throw invalid('review:page: after is not a place in your review queue; pass back the nextCursor of the page before', [{ path: ['after'], message: 'expected the nextCursor of the page before' }]);
+    }
+    const urgency = Number(m[1]);
+    const after = shown.findIndex((item) => {
+      const u = reviewUrgency(item);
+      return u > urgency || (u === urgency && order.get(item.claimId)! > at);
+    });
+    start = after < 0 ? shown.length : after;
+  }
+  const items = shown.slice(start, start + req.limit);
+  const last = items[items.length - 1];
+  return {
+    items,
+    nextCursor: last !== undefined && start + items.length < shown.length ? `${reviewUrgency(last)}.${last.claimId}` : null,
+    ...(req.counts ? { counts: reviewFilterCounts(all) } : {}),
+  };
 }
 
 /** One line per visible claim for a review queue: derived status beside where its review stands. */

@@ -10,7 +10,7 @@ import { InertLabel } from '../../components/InertLabel';
 
 /** Details of the selected graph node; with nothing selected, the claims as a keyboard-reachable list. */
 export function GraphSidePanel() {
-  const { graph, claimDetails, details, selection, reviewQueue } = useWorkbench(useShallow(selectGraphSidePanel));
+  const { graph, claimDetails, details, selection } = useWorkbench(useShallow(selectGraphSidePanel));
   const { selectGraphNode, ensureRevisionDetails, ensureClaimDetails } = useWorkbench(useShallow(selectActions));
   const { focusGraph } = useWorkbench(useShallow(selectGraphActions));
   const claims = graph?.claims ?? [];
@@ -30,7 +30,7 @@ export function GraphSidePanel() {
         claim={claimDetails[claimId]!}
         evidence={graph?.revisions ?? []}
         onSelectRevision={selectRevision}
-        review={reviewQueue.find((r) => r.claimId === claimId)}
+        review={graph?.reviews.find((r) => r.claimId === claimId)}
         onOpenReview={() => openReview(claimId)}
         testId="graph-claim-detail"
       />

@@ -12,6 +12,7 @@ import { edgeTypes, nodeTypes, RelationMarkers } from './nodes';
 import { LARGE_GRAPH_NODES } from './layout';
 import { useCompact } from './nodes/zoomLevel';
 import { nodeAt, OverviewCanvas } from './OverviewCanvas';
+import { OverviewMiniMap } from './OverviewMiniMap';
 import { claimNodeId, LAYOUT, revisionNodeId, toFlow, type WorkbenchFlowNode } from './toFlow';
 
 const MARGIN = 24;
@@ -27,7 +28,7 @@ export function GraphView() {
 }
 
 function GraphCanvas() {
-  const { graph, graphError, graphLoading, trail, showUnbound, limit, selection, reviews } = useWorkbench(useShallow(selectGraphView));
+  const { graph, graphError, graphLoading, trail, showUnbound, limit, selection } = useWorkbench(useShallow(selectGraphView));
   const { selectGraphNode, setShowUnboundEvidence } = useWorkbench(useShallow(selectActions));
   const { loadGraph, focusGraph, graphBack, setGraphLimit } = useWorkbench(useShallow(selectGraphActions));
   const flow = useReactFlow();
@@ -47,11 +48,11 @@ function GraphCanvas() {
         claims: graph?.claims ?? [],
         evidence: graph?.revisions ?? [],
         selection,
-        reviews,
+        reviews: graph?.reviews ?? [],
         hidden: graph?.hidden ?? {},
         unboundNotShown: graph?.unboundNotShown ?? 0,
       }),
-    [graph, selection, reviews],
+    [graph, selection],
   );
   const hasLane = nodes.some((n) => n.type === 'lane');
   // A large graph's bindings are drawn on the overview canvas, and its nodes too once zoomed out
@@ -229,7 +230,8 @@ function GraphCanvas() {
           >
             <Background gap={24} size={1} color="var(--graph-grid)" />
             {large && <OverviewCanvas nodes={nodes} edges={edges} drawNodes={nodesOnCanvas} selectedNodeId={selectedNodeId} />}
-            {showMap && <MiniMap pannable zoomable ariaLabel="Overview of the graph" nodeColor={miniMapColour} data-testid="graph-minimap" />}
+            {/* Zoomed out, React Flow holds none of a large graph's nodes, and its MiniMap would be empty. */}
+            {showMap && (nodesOnCanvas ? <OverviewMiniMap nodes={nodes} /> : <MiniMap pannable zoomable ariaLabel="Overview of the graph" nodeColor={miniMapColour} data-testid="graph-minimap" />)}
           </ReactFlow>
         </div>
         <GraphLegend />

@@ -14,7 +14,7 @@ import {
 import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
 import type { RevisionSummary } from '../../../shared/domain/schemas';
 import type { ClaimSummary } from '../../../shared/domain/schemas';
-import type { ClaimReviewSummary } from '../../../shared/ipc/channels/review';
+import type { ClaimReviewStanding } from '../../../shared/ipc/channels/review';
 import type { GraphSelection } from '../../state/types';
 import { LARGE_GRAPH_NODES, LAYOUT, layeredPositions } from './layout';
 
@@ -43,8 +43,8 @@ export type ClaimNodeData = {
   /** Support projection (DESIGN §3.5) when the claim carries one; PENDING_REVALIDATION right after a fence. */
   projection: SupportProjection | null;
   pendingRevalidation: boolean;
-  /** Where the claim's review stands (review:list), when the queue is loaded. */
-  decisionState: ClaimReviewSummary['decisionState'] | null;
+  /** Where the claim's review stands (graph:neighbourhood). */
+  decisionState: ClaimReviewStanding['decisionState'] | null;
   /** Verdict of the approved decision in force, if any. */
   verdict: Verdict | null;
   /** Neighbours (bound evidence) not drawn. */
@@ -90,8 +90,8 @@ export interface FlowInput {
   claims: readonly ClaimSummary[];
   evidence: readonly RevisionSummary[];
   selection: GraphSelection | null;
-  /** The review queue, for each claim's decision state; absent or partial while it loads. */
-  reviews?: readonly ClaimReviewSummary[];
+  /** Where each drawn claim's review stands (graph:neighbourhood answers it with the claims). */
+  reviews?: readonly ClaimReviewStanding[];
   /** Per node id, neighbours the neighbourhood left out (offered as "+n" to expand). */
   hidden?: Readonly<Record<string, number>>;
   /** Evidence bound to no claim that the neighbourhood listed no more of. */

@@ -1,12 +1,15 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { useShallow } from 'zustand/react/shallow';
+import { REVIEW_FILTER_IDS } from '../../../shared/ipc/channels/review';
+import { call } from '../../bridge';
 import { DecisionStateBadge, ProjectionBadge, QuorumTierBadge, StatusBadge } from '../../components/Badges';
 import { LoadErrors } from '../../components/LoadErrors';
-import { selectReviewActions, selectReviewError, selectReviewQueue, selectSelectedReviewClaim } from '../../state/selectors';
+import { usePaged } from '../../components/usePaged';
+import { selectReviewActions, selectReviewError, selectSelectedReviewClaim } from '../../state/selectors';
 import { useWorkbench } from '../../state/store';
 import { ClaimReviewDetail } from './ClaimReviewDetail';
-import { currentReviewClaim, filterCounts, REVIEW_FILTER_IDS, REVIEW_FILTERS, reviewQueueView } from './reviewQueue';
+import { REVIEW_FILTERS } from './reviewQueue';
 import { useRememberedFilter } from '../../components/useRememberedFilter';
 import { useVirtualRows } from '../../components/useVirtualRows';
 import './review.css';
@@ -15,26 +18,39 @@ import { InertLabel } from '../../components/InertLabel';
 const RememberedReviewFilter = z.enum(REVIEW_FILTER_IDS);
 /** Every entry is this tall (three lines, each cut to the width), so the queue is drawn a screenful at a time. */
 const ENTRY_PX = 96;
+const PAGE = 100;
 const AWAITING_LABEL = { approve: 'yours to approve', vote: 'your vote is owed' } as const;
 
-/** The review queue: every claim you may see with where its review stands, most urgent first. */
+/**
+ * The review queue: every claim you may see with where its review stands, most urgent first. The
+ * store orders and filters it (review:page) and the view reads it a page at a time as it scrolls,
+ * afresh on opening and after every recorded change (another reviewer may have decided or voted).
+ */
 export function ReviewView() {
-  const queue = useWorkbench(selectReviewQueue);
-  const error = useWorkbench(selectReviewError);
+  const reviewError = useWorkbench(selectReviewError);
   const selected = useWorkbench(selectSelectedReviewClaim);
-  const { selectReviewClaim, loadReviews } = useWorkbench(useShallow(selectReviewActions));
+  const { selectReviewClaim, refreshReviews } = useWorkbench(useShallow(selectReviewActions));
   const [filter, setFilter] = useRememberedFilter('review', RememberedReviewFilter, 'all');
+  const queue = usePaged(filter, (after) => call('review:page', { filter, limit: PAGE, ...(after === undefined ? { counts: true } : { after }) }));
+  const shown = queue.items;
+  const error = queue.error ?? reviewError;
   const pane = useRef<HTMLElement>(null);
   const list = useRef<HTMLUListElement>(null);
-
-  const shown = useMemo(() => reviewQueueView(queue, filter), [queue, filter]);
-  const counts = useMemo(() => filterCounts(queue), [queue]);
-  const current = currentReviewClaim(shown, queue, selected);
+  // The claim chosen (from this queue, the graph, a dispute or a blocker), else the most urgent one shown.
+  const current = selected ?? shown[0]?.claimId ?? null;
   const w = useVirtualRows(pane, shown.length, ENTRY_PX, 8, list);
-  // Another reviewer may have decided or voted since the last refresh: the queue is read afresh on opening.
+  const { hasMore, loadMore } = queue;
+  // Reads the next page as the list nears the end of what was read.
   useEffect(() => {
-    void loadReviews();
-  }, [loadReviews]);
+    if (hasMore && w.end >= shown.length - 10) loadMore();
+  }, [hasMore, loadMore, w.end, shown.length]);
+  const retry = () => {
+    if (queue.error !== null) {
+      if (shown.length === 0) queue.reload();
+      else queue.loadMore();
+    }
+    if (reviewError !== null) void refreshReviews();
+  };
 
   return (
     <div className="queue-layout">
@@ -47,8 +63,8 @@ export function ReviewView() {
         <LoadErrors />
         {error && (
           <div className="error-notice" role="alert" data-testid="review-load-error">
-            The review queue could not be read: {error}{' '}
-            <button type="button" className="secondary small" data-testid="review-retry" onClick={() => void loadReviews()}>
+            {queue.error !== null ? 'The review queue could not be read' : 'A review on screen could not be read again'}: {error}{' '}
+            <button type="button" className="secondary small" data-testid="review-retry" onClick={retry}>
               Retry
             </button>
           </div>
@@ -63,7 +79,7 @@ export function ReviewView() {
               data-testid={`review-filter-${f}`}
               onClick={() => setFilter(f)}
             >
-              {label} <span className="count">{counts[f]}</span>
+              {label} <span className="count">{queue.counts?.[f] ?? '…'}</span>
             </button>
           ))}
         </div>
@@ -71,7 +87,7 @@ export function ReviewView() {
           {w.padTop > 0 && <li aria-hidden="true" style={{ height: w.padTop }} />}
           {shown.slice(w.start, w.end).map((item, i) => {
             return (
-              <li key={item.claimId} style={{ height: ENTRY_PX }} aria-posinset={w.start + i + 1} aria-setsize={shown.length}>
+              <li key={item.claimId} style={{ height: ENTRY_PX }} aria-posinset={w.start + i + 1} aria-setsize={queue.counts?.[filter] ?? shown.length}>
                 <button
                   type="button"
                   className={`list-button${current === item.claimId ? ' active' : ''}`}
@@ -106,9 +122,9 @@ export function ReviewView() {
           })}
           {w.padBottom > 0 && <li aria-hidden="true" style={{ height: w.padBottom }} />}
         </ul>
-        {shown.length === 0 && !error && (
+        {shown.length === 0 && !error && !queue.loading && queue.counts !== null && (
           <p className="muted" data-testid="review-empty">
-            {queue.length === 0 ? 'No claim you may see.' : 'No claim matches this filter.'}
+            {queue.counts.all === 0 ? 'No claim you may see.' : 'No claim matches this filter.'}
           </p>
         )}
       </section>

@@ -1,67 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ClaimReviewSummary } from '../../../shared/ipc/channels/review';
-import { currentReviewClaim, filterCounts, reviewQueueView, VOTER_KILL_REASONS } from './reviewQueue';
-
-const item = (
-  claimId: string,
-  decisionState: ClaimReviewSummary['decisionState'],
-  quorumTier: ClaimReviewSummary['quorumTier'] = null,
-  awaitingMe: ClaimReviewSummary['awaitingMe'] = null,
-): ClaimReviewSummary => ({
-  claimId,
-  statement: claimId,
-  generation: 1,
-  status: 'SUPPORTED',
-  decisionState,
-  verdict: null,
-  quorumTier,
-  awaitingMe,
-  unsettled: null,
-});
-
-const queue = [
-  item('cl-decided', 'DECIDED'),
-  item('cl-undecided-1', 'UNDECIDED'),
-  item('cl-stale', 'STALE'),
-  item('cl-unresolved', 'UNRESOLVED'),
-  item('cl-quorum', 'PROPOSED', 'UNVERIFIED', 'vote'),
-  item('cl-undecided-2', 'UNDECIDED'),
-];
-const ids = (items: ClaimReviewSummary[]) => items.map((i) => i.claimId);
+import { VOTER_KILL_REASONS } from './reviewQueue';
 
 describe('review queue', () => {
-  it('puts stale decisions first, then open proposals, then undecided claims, settled ones last, keeping the service order within each', () => {
-    expect(ids(reviewQueueView(queue, 'all'))).toEqual(['cl-stale', 'cl-quorum', 'cl-undecided-1', 'cl-undecided-2', 'cl-unresolved', 'cl-decided']);
-  });
-
-  it('filters: needs action, quorum claims, settled; and counts each filter', () => {
-    expect(ids(reviewQueueView(queue, 'action'))).toEqual(['cl-stale', 'cl-quorum', 'cl-undecided-1', 'cl-undecided-2']);
-    expect(ids(reviewQueueView(queue, 'quorum'))).toEqual(['cl-quorum']);
-    expect(ids(reviewQueueView(queue, 'settled'))).toEqual(['cl-unresolved', 'cl-decided']);
-    expect(filterCounts(queue)).toEqual({ all: 6, mine: 1, action: 4, quorum: 1, settled: 2 });
-  });
-
-  it('awaiting me: the proposals this reviewer may approve and the votes they owe, apart from the rest', () => {
-    const mine = [item('cl-approve', 'PROPOSED', null, 'approve'), item('cl-own', 'PROPOSED'), item('cl-vote', 'UNDECIDED', 'UNVERIFIED', 'vote'), item('cl-done', 'DECIDED')];
-    expect(ids(reviewQueueView(mine, 'mine'))).toEqual(['cl-approve', 'cl-vote']);
-  });
-
-  it('keeps a selection that is still listed even when filtered out, else falls back to the most urgent shown', () => {
-    const shown = reviewQueueView(queue, 'quorum');
-    expect(currentReviewClaim(shown, queue, 'cl-decided')).toBe('cl-decided');
-    expect(currentReviewClaim(shown, queue, 'cl-gone')).toBe('cl-quorum');
-    expect(currentReviewClaim([], [], null)).toBeNull();
-  });
-
   it('never lets a reviewer name TOO_FEW_VALID_VOTES: that is the quorum’s own finding', () => {
     expect(VOTER_KILL_REASONS).not.toContain('TOO_FEW_VALID_VOTES');
     expect(VOTER_KILL_REASONS).toContain('QUOTE_NOT_IN_SOURCE');
-  });
-
-  it('a decided claim whose evidence was revoked is not settled: it ranks right after stale decisions', () => {
-    const flagged = queue.map((i) => (i.claimId === 'cl-decided' ? { ...i, unsettled: 'PENDING_REVALIDATION' as const } : i));
-    expect(ids(reviewQueueView(flagged, 'all'))).toEqual(['cl-stale', 'cl-decided', 'cl-quorum', 'cl-undecided-1', 'cl-undecided-2', 'cl-unresolved']);
-    expect(ids(reviewQueueView(flagged, 'settled'))).toEqual(['cl-unresolved']);
-    expect(filterCounts(flagged)).toEqual({ all: 6, mine: 1, action: 5, quorum: 1, settled: 1 });
   });
 });

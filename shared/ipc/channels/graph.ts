@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ClaimSummary, Id, RevisionId, RevisionSummary } from '../../domain/schemas';
+import { ClaimReviewStanding } from './review';
 
 /**
  * Where the graph opens: the case (its claims in list order), what is in dispute, a claim, an
@@ -40,6 +41,8 @@ export const graphChannels = {
       .strict(),
     response: z.object({
       claims: z.array(ClaimSummary),
+      /** Where each drawn claim's review stands. */
+      reviews: z.array(ClaimReviewStanding),
       revisions: z.array(RevisionSummary),
       /** Per drawn node, neighbours you may see that are not drawn (left out by the limit). */
       hidden: z.record(z.string(), z.number().int().min(1)),

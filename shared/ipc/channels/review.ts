@@ -89,6 +89,17 @@ export const ClaimReviewSummary = z.object({
 });
 export type ClaimReviewSummary = z.infer<typeof ClaimReviewSummary>;
 
+/** The review queue's filters (reviewQueue.ts says what each keeps). */
+export const REVIEW_FILTER_IDS = ['all', 'mine', 'action', 'quorum', 'settled'] as const;
+export const ReviewFilter = z.enum(REVIEW_FILTER_IDS);
+export type ReviewFilter = z.infer<typeof ReviewFilter>;
+export const ReviewCounts = z.record(ReviewFilter, z.number().int());
+export type ReviewCounts = z.infer<typeof ReviewCounts>;
+
+/** Where one claim's review stands, as a graph node or a claim panel shows it. */
+export const ClaimReviewStanding = ClaimReviewSummary.pick({ claimId: true, decisionState: true, verdict: true, quorumTier: true });
+export type ClaimReviewStanding = z.infer<typeof ClaimReviewStanding>;
+
 export const reviewChannels = {
   'review:vote': {
     request: z
@@ -108,8 +119,23 @@ export const reviewChannels = {
     request: z.object({ claimId: Id }).strict(),
     response: ClaimReview,
   },
+  /** Every claim you may see with where its review stands, whole: for tools and exports. A view reads review:page. */
   'review:list': {
     request: z.object({}).strict(),
     response: z.object({ items: z.array(ClaimReviewSummary) }),
+  },
+  /** A page of the review queue, most urgent first (reviewQueue.ts), filtered in the store. */
+  'review:page': {
+    request: z
+      .object({
+        filter: ReviewFilter.default('all'),
+        limit: z.number().int().min(1).max(200).default(100),
+        /** The nextCursor of the page before, asked with the same filter. */
+        after: z.string().max(1000).optional(),
+        /** Also count the claims each filter keeps (the queue's chips). */
+        counts: z.boolean().default(false),
+      })
+      .strict(),
+    response: z.object({ items: z.array(ClaimReviewSummary), nextCursor: z.string().nullable(), counts: ReviewCounts.optional() }),
   },
 } as const;
