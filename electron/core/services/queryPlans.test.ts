@@ -5,6 +5,8 @@ import { bulkEvidence } from '../../testing/fixtures/bulk';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { BUCKET_HITS_SQL, COPY_CANDIDATES_SQL, IDENTICAL_CONTENT_SQL, PROBABLE_COPIES_SQL } from '../store/copyRows';
 import { visibleRefsQuery } from './claimBasis';
+import { ANCESTOR_FENCES_SQL, writeFence } from '../store/fenceRows';
+import { writeTransaction } from '../store/caseFile';
 import { countEvidenceQuery, listEvidenceQuery } from './evidenceReads';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
 
@@ -12,7 +14,14 @@ let tc: TestCase;
 beforeAll(async () => {
   tc = await createTestCase();
   await tc.call('actor:create', { passphrase: TEST_PASSPHRASE, actorId: 'analyst', displayName: 'Analyst', role: 'analyst', tenants: ['acme'], maxClassification: 'confidential' });
-  bulkEvidence(tc.session.context(), 3_000);
+  const revisions = bulkEvidence(tc.session.context(), 3_000);
+  // A case some revocations went through: left to itself, the planner led the staleness walk with them.
+  const ctx = tc.session.context();
+  writeTransaction(ctx.db, () => {
+    for (const revisionId of revisions.slice(0, 200)) {
+      writeFence(ctx, { revisionId, cause: 'REVOKED', fromState: 'CANDIDATE', rootFenceId: null, parentFenceId: null, reason: 'revoked for the plan', supportingRef: null });
+    }
+  });
   tc.session.db().exec('ANALYZE');
   tc.as('analyst');
 });
@@ -22,6 +31,14 @@ const planOf = (sql: string, params: unknown[]) =>
   (tc.session.db().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
 
 describe('hot queries keep their indexes', () => {
+  it('staleness walks up from the revisions asked about, and reads only the fences of their ancestors', () => {
+    // Paid once per claim whose status is derived: led by every fence of the case, it grew with each revocation.
+    const plan = planOf(ANCESTOR_FENCES_SQL, ['["ev-bulk-0000001@1", "ev-bulk-0000002@1"]']);
+    expect(plan).toMatch(/SEARCH f USING INDEX revocation_fence_by_revision \(revision_id=\?\)/);
+    expect(plan).not.toMatch(/SCAN f\b/);
+    expect(plan.indexOf('SCAN up')).toBeLessThan(plan.indexOf('SEARCH f'));
+  });
+
   it('copy candidates on ingest are read by bucket and signature keys, never by a tenant of revisions', () => {
     const bucket = planOf(BUCKET_HITS_SQL, [8, '[1, 2, 3]']);
     expect(bucket).toMatch(/SEARCH copy_band USING PRIMARY KEY \(bucket=\?\)/);
