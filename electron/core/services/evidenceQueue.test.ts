@@ -88,6 +88,24 @@ describe('evidence:list as a queue', () => {
     }
   });
 
+  it('words of three characters and more are read from the label index, which follows state moves and agrees per state', async () => {
+    const perState = (rows: readonly RevisionSummary[]) => Object.fromEntries(LIFECYCLE_STATES.map((state) => [state, rows.filter((r) => r.state === state).length]));
+    const matching = (word: string, rows: readonly RevisionSummary[]) => rows.filter((r) => [r.revisionId, r.title, r.sourceType, r.producer].some((f) => f.toLowerCase().includes(word)));
+    const word = 'signin 1';
+    const before = matching(word, all);
+    expect(before.length).toBeGreaterThan(3);
+    expect((await tc.call('evidence:list', { text: 'SIGNIN 1', limit: 1, counts: true })).counts!.byState).toEqual(perState(before));
+    // A matching candidate moves: the counts per state move with it, in the same transaction.
+    const moved = before.find((r) => r.state === 'CANDIDATE')!;
+    await tc.call('evidence:transition', { revisionId: moved.revisionId, to: 'QUARANTINED', reason: 'the sensor was tampered with' });
+    const now = (await tc.call('evidence:list', { limit: 200 })).items;
+    expect((await tc.call('evidence:list', { text: word, limit: 1, counts: true })).counts!.byState).toEqual(perState(matching(word, now)));
+    expect((await pages({ text: word, state: 'QUARANTINED' })).map((r) => r.revisionId)).toContain(moved.revisionId);
+    // Short words (under a trigram) and words across two fields are matched as before, by the fields themselves.
+    expect((await pages({ text: 'q1' })).map((r) => r.revisionId)).toEqual(matching('q1', now).map((r) => r.revisionId));
+    expect(await pages({ text: '1\u001fsign' })).toEqual([]);
+  });
+
   it('counts the matches in all and per state, the state filter aside', async () => {
     const { counts } = await tc.call('evidence:list', { kind: 'log_record', state: 'VALIDATED', counts: true, limit: 1 });
     const ofKind = all.filter((r) => r.kind === 'log_record');

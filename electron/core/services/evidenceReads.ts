@@ -31,6 +31,17 @@ const ORDERS: Record<EvidenceSort, { column: string | null; desc: boolean }> = {
 /** LIKE pattern for "contains `text`", with the wildcards in it taken literally. */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * The words filter as a phrase of the trigram index of revision labels (migration 0470): the
+ * needle folded to lower case for ASCII only, as the labels are, which matches what LIKE matched.
+ * Null when the index cannot answer it (under three characters, or holding the fields' separator).
+ */
+export function labelPhrase(text: string): string | null {
+  if ([...text].length < 3 || text.includes('\u001f')) return null;
+  return `"${text.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/"/g, '""')}"`;
+}
+const LABEL_MATCH = 'SELECT k.revision_id FROM evidence_label_fts f JOIN evidence_search_key k ON k.rid = f.rowid WHERE evidence_label_fts MATCH ?';
+
 /** The WHERE of the queue's filters (ACL first); the state filter can be left out for per-state counts. */
 function queueWhere(actor: ServiceContext['actor'], filter: QueueFilter, withState: boolean, useIndex: boolean): { where: string[]; params: (string | number)[] } {
   const acl = aclFilter(actor, 'r', { useIndex });
@@ -45,7 +56,11 @@ function queueWhere(actor: ServiceContext['actor'], filter: QueueFilter, withSta
     params.push(filter.kind);
   }
   const text = filter.text?.trim();
-  if (text) {
+  const phrase = text ? labelPhrase(text) : null;
+  if (phrase !== null) {
+    where.push(`r.revision_id IN (${LABEL_MATCH})`);
+    params.push(phrase);
+  } else if (text) {
     const fields = ['r.revision_id', 'l.title', 'r.source_type', 'r.producer'];
     where.push(`(${fields.map((f) => `${f} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
     params.push(...fields.map(() => containing(text)));
@@ -130,8 +145,18 @@ function enteredState(ctx: ServiceContext, rows: readonly RevisionRow[]): Map<st
 
 /** The count query of evidence:list; exported so a test can hold its plan to the counting index. */
 export function countEvidenceQuery(actor: ServiceContext['actor'], req: QueueFilter): { sql: string; params: (string | number)[] } {
+  const phrase = req.text?.trim() ? labelPhrase(req.text.trim()) : null;
+  if (phrase !== null) {
+    // The label index holds what the counts group and filter by: only the matching labels are read.
+    const { where, params } = queueWhere(actor, { ...req, text: undefined }, false, false);
+    return {
+      sql: `SELECT r.state AS state, COUNT(*) AS n FROM evidence_label_fts r WHERE evidence_label_fts MATCH ? AND ${where.join(' AND ')} GROUP BY r.state`,
+      params: [phrase, ...params],
+    };
+  }
   // Without a text filter the counts read only evidence_revision_queue_counts (no row, no title);
-  // with one, every visible row and its title are read, and the ACL index would only add lookups.
+  // with one too short for the label index, every visible row and its title are read, and the ACL
+  // index would only add lookups.
   const text = Boolean(req.text?.trim());
   const { where, params } = queueWhere(actor, req, false, !text);
   const lineage = text ? 'JOIN evidence_lineage l USING (evidence_id)' : '';

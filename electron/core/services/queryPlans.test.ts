@@ -31,6 +31,17 @@ const planOf = (sql: string, params: unknown[]) =>
   (tc.session.db().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
 
 describe('hot queries keep their indexes', () => {
+  it('the Evidence queue’s words filter reads the label index for the page and the counts, never every revision', () => {
+    const count = countEvidenceQuery(tc.session.actor(), { text: 'bulk-00012' });
+    const countPlan = planOf(count.sql, count.params);
+    expect(countPlan).toMatch(/SCAN r VIRTUAL TABLE INDEX \d+:M/);
+    expect(countPlan).not.toMatch(/evidence_revision/);
+    const page = listEvidenceQuery(tc.session.actor(), { limit: 50, text: 'bulk-00012' });
+    const pagePlan = planOf(page.sql, page.params);
+    expect(pagePlan).toMatch(/SCAN f VIRTUAL TABLE INDEX \d+:M/);
+    expect(pagePlan).toMatch(/SEARCH r USING INDEX sqlite_autoindex_evidence_revision_1 \(revision_id=\?\)/);
+  });
+
   it('staleness walks up from the revisions asked about, and reads only the fences of their ancestors', () => {
     // Paid once per claim whose status is derived: led by every fence of the case, it grew with each revocation.
     const plan = planOf(ANCESTOR_FENCES_SQL, ['["ev-bulk-0000001@1", "ev-bulk-0000002@1"]']);

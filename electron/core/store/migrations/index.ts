@@ -21,6 +21,7 @@ import { m0430_computations } from './0430-computations';
 import { m0440_queue_counts } from './0440-queue-counts';
 import { m0450_claim_order } from './0450-claim-order';
 import { m0460_revision_counts } from './0460-revision-counts';
+import { m0470_evidence_labels } from './0470-evidence-labels';
 import type { Migration } from './migration';
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0440_queue_counts,
   m0450_claim_order,
   m0460_revision_counts,
+  m0470_evidence_labels,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
