@@ -1,0 +1,133 @@
+/**
+ * The team store's schema in PostgreSQL, as numbered steps like the case file's. Everything lives
+ * in the `erwb` schema; `erwb.team_schema` records the steps applied.
+ *
+ * What PostgreSQL itself guarantees here, so no code of ours has to:
+ * - **One linear chain per case.** A receipt's (case, seq) is unique and its prev_hash must be the
+ *   hash of the receipt at seq - 1 (a foreign key onto the same table): two appends extending the
+ *   same head cannot both commit, and no receipt can hang off anything but its predecessor. The
+ *   head moves with a compare-and-swap on `team_case` in the append's own transaction.
+ * - **Append-only.** Triggers refuse UPDATE and DELETE of receipts.
+ * - **The ACL.** Row-level security: a reviewer's role sees its own memberships, the cases they
+ *   are for, every receipt's place in their chains (seq, hashes, signer, action), and a receipt's
+ *   targets and body only when every item it concerns is within the reviewer's clearance: the
+ *   same rule as the workbench's own redaction (redact.ts), so plain `psql` shows what the app
+ *   would.
+ */
+export interface TeamMigration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** The group role every reviewer's role is granted; read grants go to it, not to each person. */
+export const TEAM_READER_ROLE = 'erwb_reader';
+
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
+  {
+    version: 10,
+    name: 'receipt log',
+    sql: `
+      CREATE TABLE erwb.team_case (
+        case_id      text PRIMARY KEY,
+        name         text NOT NULL,
+        head_seq     bigint NOT NULL DEFAULT 0 CHECK (head_seq >= 0),
+        head_hash    text NOT NULL DEFAULT repeat('0', 64),
+        published_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      -- A reviewer of a case: their PostgreSQL role and their clearance in this case.
+      CREATE TABLE erwb.team_member (
+        case_id     text NOT NULL REFERENCES erwb.team_case,
+        actor_id    text NOT NULL,
+        role_name   name NOT NULL,
+        role        text NOT NULL CHECK (role IN ('analyst', 'reviewer', 'admin')),
+        all_tenants boolean NOT NULL,
+        tenants     text[] NOT NULL,
+        max_rank    smallint NOT NULL CHECK (max_rank BETWEEN 0 AND 3),
+        PRIMARY KEY (case_id, actor_id),
+        UNIQUE (case_id, role_name)
+      );
+
+      -- A receipt's place in the chain: what every member of the case may read.
+      CREATE TABLE erwb.team_receipt (
+        case_id   text NOT NULL REFERENCES erwb.team_case,
+        seq       bigint NOT NULL CHECK (seq >= 1),
+        prev_seq  bigint GENERATED ALWAYS AS (NULLIF(seq - 1, 0)) STORED,
+        prev_hash text NOT NULL CHECK (prev_hash ~ '^[0-9a-f]{64}$'),
+        hash      text NOT NULL CHECK (hash ~ '^[0-9a-f]{64}$'),
+        at        text NOT NULL,
+        actor     text NOT NULL,
+        action    text NOT NULL,
+        signer    text,
+        signature text,
+        -- The tenants and highest classification of the items the receipt concerns (its claims
+        -- and revisions); scope_unknown when it names an item the case does not hold, which the
+        -- workbench withholds from every reviewer.
+        scope_tenants text[] NOT NULL,
+        scope_rank    smallint NOT NULL CHECK (scope_rank BETWEEN 0 AND 3),
+        scope_unknown boolean NOT NULL,
+        PRIMARY KEY (case_id, seq),
+        UNIQUE (case_id, seq, hash),
+        CHECK (seq > 1 OR prev_hash = repeat('0', 64)),
+        FOREIGN KEY (case_id, prev_seq, prev_hash) REFERENCES erwb.team_receipt (case_id, seq, hash)
+          DEFERRABLE INITIALLY IMMEDIATE
+      );
+
+      -- What a receipt says: readable only within the clearance of every item it concerns.
+      CREATE TABLE erwb.team_receipt_body (
+        case_id          text NOT NULL,
+        seq              bigint NOT NULL,
+        targets          text NOT NULL,
+        body             text NOT NULL,
+        pre_state_fp     text,
+        post_state_fp    text,
+        artifact_digests text NOT NULL,
+        PRIMARY KEY (case_id, seq),
+        FOREIGN KEY (case_id, seq) REFERENCES erwb.team_receipt (case_id, seq)
+      );
+
+      CREATE FUNCTION erwb.refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION '% is append-only', TG_TABLE_NAME USING ERRCODE = 'restrict_violation';
+      END $$;
+      CREATE TRIGGER team_receipt_append_only BEFORE UPDATE OR DELETE ON erwb.team_receipt
+        FOR EACH ROW EXECUTE FUNCTION erwb.refuse_change();
+      CREATE TRIGGER team_receipt_body_append_only BEFORE UPDATE OR DELETE ON erwb.team_receipt_body
+        FOR EACH ROW EXECUTE FUNCTION erwb.refuse_change();
+
+      ALTER TABLE erwb.team_case ENABLE ROW LEVEL SECURITY;
+      ALTER TABLE erwb.team_member ENABLE ROW LEVEL SECURITY;
+      ALTER TABLE erwb.team_receipt ENABLE ROW LEVEL SECURITY;
+      ALTER TABLE erwb.team_receipt_body ENABLE ROW LEVEL SECURITY;
+      -- A policy's subqueries run as the connected role, under the member table's own policy: the
+      -- role's own memberships are all it can find there.
+      CREATE POLICY own_membership ON erwb.team_member FOR SELECT USING (role_name = current_user);
+      CREATE POLICY member_reads ON erwb.team_case FOR SELECT
+        USING (EXISTS (SELECT 1 FROM erwb.team_member m WHERE m.case_id = team_case.case_id AND m.role_name = current_user));
+      CREATE POLICY member_reads ON erwb.team_receipt FOR SELECT
+        USING (EXISTS (SELECT 1 FROM erwb.team_member m WHERE m.case_id = team_receipt.case_id AND m.role_name = current_user));
+      -- What a receipt says: only when every item it concerns is within the member's clearance (the
+      -- rule of redact.ts: classification at or below theirs, tenant among theirs unless they hold
+      -- all tenants; an item the case does not hold is withheld from everyone).
+      CREATE POLICY cleared_reads ON erwb.team_receipt_body FOR SELECT
+        USING (EXISTS (
+          SELECT 1 FROM erwb.team_receipt r JOIN erwb.team_member m ON m.case_id = r.case_id
+          WHERE r.case_id = team_receipt_body.case_id AND r.seq = team_receipt_body.seq AND m.role_name = current_user
+            AND NOT r.scope_unknown AND r.scope_rank <= m.max_rank
+            AND (m.all_tenants OR r.scope_tenants <@ m.tenants)));
+
+      DO $$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${TEAM_READER_ROLE}') THEN
+          CREATE ROLE ${TEAM_READER_ROLE} NOLOGIN;
+        END IF;
+      END $$;
+      REVOKE ALL ON SCHEMA erwb FROM PUBLIC;
+      REVOKE ALL ON ALL TABLES IN SCHEMA erwb FROM PUBLIC;
+      GRANT USAGE ON SCHEMA erwb TO ${TEAM_READER_ROLE};
+      GRANT SELECT ON erwb.team_case, erwb.team_member, erwb.team_receipt, erwb.team_receipt_body TO ${TEAM_READER_ROLE};
+    `,
+  },
+];
+
+export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,81 @@
+import type { ClientBase } from 'pg';
+import type { ReceiptRow } from '../audit/receipts';
+import { verifyChain } from '../audit/verify';
+import { conflict, notFound } from '../errors';
+import { readCaseMeta } from '../services/caseMeta';
+import { classificationRank, receiptScopes } from './receiptScope';
+import { listActors } from '../store/actorRows';
+import type { CaseDb } from '../store/caseFile';
+import { appendReceipts, createTeamCase, inTransaction, registerMembers, teamHead, type TeamHead } from './teamStore';
+
+export interface PushProgress {
+  pushed: number;
+  total: number;
+  head: TeamHead;
+}
+
+export interface PushOptions {
+  /** Receipts per transaction: each batch commits on its own, so a cut push resumes from the last. */
+  batch?: number;
+  onProgress?: (p: PushProgress) => void;
+}
+
+/**
+ * Puts a case file on a team server: the case, its reviewers as members, then every receipt. The
+ * file is verified first, whole: a server replicates a log to people who will build on it, so a
+ * log that does not verify never leaves the machine.
+ */
+export async function publishCase(db: CaseDb, client: ClientBase, options: PushOptions = {}): Promise<PushProgress> {
+  const meta = readCaseMeta(db);
+  const verified = verifyChain(db);
+  if (verified.firstBroken) {
+    throw conflict(`team publish: the case does not verify (seq ${verified.firstBroken.seq}: ${verified.firstBroken.reason}); nothing was published`);
+  }
+  await inTransaction(client, async () => {
+    await createTeamCase(client, meta.caseId, meta.name);
+    await registerCaseMembers(db, client, meta.caseId);
+  });
+  return pushCase(db, client, options);
+}
+
+async function registerCaseMembers(db: CaseDb, client: ClientBase, caseId: string): Promise<void> {
+  await registerMembers(
+    client,
+    caseId,
+    listActors(db).map((a) => ({ actorId: a.actorId, role: a.role, tenants: a.tenants, maxRank: classificationRank(a.maxClassification) })),
+  );
+}
+
+const RECEIPT_COLUMNS = 'seq, at, actor, action, targets, body, pre_state_fp, post_state_fp, artifact_digests, prev_hash, hash, signer, signature';
+
+/**
+ * Sends the receipts the server lacks, oldest first, a batch per transaction. The server's head
+ * must be a receipt of this file (same seq, same hash): a server that moved on with receipts
+ * this file has not seen is refused here, before anything is sent.
+ */
+export async function pushCase(db: CaseDb, client: ClientBase, options: PushOptions = {}): Promise<PushProgress> {
+  const batch = options.batch ?? 1000;
+  const { caseId } = readCaseMeta(db);
+  let head = await teamHead(client, caseId);
+  if (!head) throw notFound(`team push: case ${caseId} is not on this server; publish it first`);
+  if (head.seq > 0) {
+    const local = db.prepare('SELECT hash FROM audit_receipt WHERE seq = ?').get(head.seq) as { hash: string } | undefined;
+    if (local?.hash !== head.hash) {
+      throw conflict(`team push: the server holds receipts up to seq ${head.seq} that this case file does not have; pull first`);
+    }
+  }
+  // New reviewers join the case on the server before their receipts arrive.
+  await inTransaction(client, () => registerCaseMembers(db, client, caseId));
+  const total = (db.prepare('SELECT count(*) AS n FROM audit_receipt WHERE seq > ?').get(head.seq) as { n: number }).n;
+  const read = db.prepare(`SELECT ${RECEIPT_COLUMNS} FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT ?`);
+  let pushed = 0;
+  for (;;) {
+    const rows = read.all(head.seq, batch) as ReceiptRow[];
+    if (rows.length === 0) break;
+    const scopes = receiptScopes(db, rows.map((r) => r.targets));
+    head = await appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })));
+    pushed += rows.length;
+    options.onProgress?.({ pushed, total, head });
+  }
+  return { pushed, total, head };
+}

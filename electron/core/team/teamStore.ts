@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import type { ClientBase } from 'pg';
+import { GENESIS_HASH, type ReceiptRow } from '../audit/receipts';
+import { conflict, invalid } from '../errors';
+import type { ReceiptScope } from './receiptScope';
+import { TEAM_MIGRATIONS, TEAM_READER_ROLE, TEAM_SCHEMA_VERSION } from './migrations';
+
+/**
+ * The team server's store: PostgreSQL, reached through node-postgres. Plain functions over a
+ * connected client, like the case file's repositories; each write is one transaction.
+ */
+
+/** Serializes `team init` runs against one server (two admins initialising at once). */
+const INIT_LOCK = 0x45525742;
+
+export async function inTransaction<T>(client: ClientBase, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (e) {
+    await client.query('ROLLBACK');
+    throw e;
+  }
+}
+
+/** Applies the team schema's pending steps; refuses a server whose schema is newer than this build. */
+export async function initTeamStore(client: ClientBase): Promise<{ from: number; to: number }> {
+  return inTransaction(client, async () => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [INIT_LOCK]);
+    await client.query('CREATE SCHEMA IF NOT EXISTS erwb');
+    await client.query(`CREATE TABLE IF NOT EXISTS erwb.team_schema (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM erwb.team_schema');
+    const from = rows[0]?.v ?? 0;
+    if (from > TEAM_SCHEMA_VERSION) {
+      throw conflict(`team init: the server's team schema is at version ${from}, newer than this workbench's ${TEAM_SCHEMA_VERSION}; update the workbench`);
+    }
+    for (const m of TEAM_MIGRATIONS.filter((step) => step.version > from)) {
+      await client.query(m.sql);
+      await client.query('INSERT INTO erwb.team_schema (version, name) VALUES ($1, $2)', [m.version, m.name]);
+    }
+    return { from, to: TEAM_SCHEMA_VERSION };
+  });
+}
+
+/**
+ * A reviewer's PostgreSQL role: one per person across cases (roles are the cluster's, not a
+ * database's), readable, and distinct for distinct actor ids even when their readable parts agree.
+ */
+export function teamRoleName(actorId: string): string {
+  const readable = actorId.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  const tag = createHash('sha256').update(actorId, 'utf8').digest('hex').slice(0, 8);
+  return `erwb_${readable}_${tag}`;
+}
+
+export interface TeamMember {
+  actorId: string;
+  role: 'analyst' | 'reviewer' | 'admin';
+  tenants: readonly string[];
+  maxRank: number;
+}
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Makes each reviewer a member of the case with their clearance, creating their login role when
+ * it does not exist yet. The role gets no password here: the server's admin sets one
+ * (`ALTER ROLE … PASSWORD`) or maps it in pg_hba.conf, as their site does for any login.
+ */
+export async function registerMembers(client: ClientBase, caseId: string, members: readonly TeamMember[]): Promise<string[]> {
+  const roles: string[] = [];
+  for (const m of members) {
+    const roleName = teamRoleName(m.actorId);
+    const exists = await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [roleName]);
+    if (exists.rowCount === 0) await client.query(`CREATE ROLE ${quoteIdent(roleName)} LOGIN`);
+    await client.query(`GRANT ${TEAM_READER_ROLE} TO ${quoteIdent(roleName)}`);
+    const allTenants = m.tenants.includes('*');
+    await client.query(
+      `INSERT INTO erwb.team_member (case_id, actor_id, role_name, role, all_tenants, tenants, max_rank)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (case_id, actor_id) DO UPDATE
+         SET role = EXCLUDED.role, all_tenants = EXCLUDED.all_tenants, tenants = EXCLUDED.tenants, max_rank = EXCLUDED.max_rank`,
+      [caseId, m.actorId, roleName, m.role, allTenants, allTenants ? [] : [...m.tenants], m.maxRank],
+    );
+    roles.push(roleName);
+  }
+  return roles;
+}
+
+export interface TeamHead {
+  seq: number;
+  hash: string;
+}
+
+export async function teamHead(client: ClientBase, caseId: string): Promise<TeamHead | null> {
+  const { rows } = await client.query<{ head_seq: string; head_hash: string }>('SELECT head_seq, head_hash FROM erwb.team_case WHERE case_id = $1', [caseId]);
+  const row = rows[0];
+  return row ? { seq: Number(row.head_seq), hash: row.head_hash } : null;
+}
+
+export async function createTeamCase(client: ClientBase, caseId: string, name: string): Promise<void> {
+  const { rowCount } = await client.query('INSERT INTO erwb.team_case (case_id, name) VALUES ($1, $2) ON CONFLICT (case_id) DO NOTHING', [caseId, name]);
+  if (rowCount === 0) throw conflict(`team publish: case ${caseId} is already on this server; sync it instead`);
+}
+
+export type TeamReceipt = ReceiptRow & { scope: ReceiptScope };
+
+/**
+ * Appends receipts that extend `expected`, the head the caller last saw, in one transaction. The
+ * head moves by compare-and-swap: when another append got there first, nothing is written and
+ * the refusal names the head now on the server (the caller pulls and tries again). The chain's
+ * own constraints (one receipt per seq, each hanging off its predecessor's hash) are the
+ * engine's, so even a caller that skipped this check could not fork the log.
+ */
+export async function appendReceipts(client: ClientBase, caseId: string, expected: TeamHead, receipts: readonly TeamReceipt[]): Promise<TeamHead> {
+  if (receipts.length === 0) return expected;
+  let prev = expected;
+  for (const r of receipts) {
+    if (r.seq !== prev.seq + 1 || r.prev_hash !== prev.hash) {
+      throw invalid(`team push: receipt seq ${r.seq} does not extend seq ${prev.seq} (${prev.hash.slice(0, 12)}…); receipts go up in order from the head`);
+    }
+    prev = { seq: r.seq, hash: r.hash };
+  }
+  return inTransaction(client, async () => {
+    const moved = await client.query(
+      `UPDATE erwb.team_case SET head_seq = $4, head_hash = $5
+       WHERE case_id = $1 AND head_seq = $2 AND head_hash = $3`,
+      [caseId, expected.seq, expected.hash, prev.seq, prev.hash],
+    );
+    if (moved.rowCount !== 1) {
+      const now = await teamHead(client, caseId);
+      if (!now) throw conflict(`team push: case ${caseId} is not on this server; publish it first`);
+      throw conflict(`team push: the server's head moved to seq ${now.seq} (${now.hash.slice(0, 12)}…) since seq ${expected.seq}; pull, then push again`);
+    }
+    const col = <K extends keyof TeamReceipt>(k: K) => receipts.map((r) => r[k]);
+    await client.query(
+      `INSERT INTO erwb.team_receipt (case_id, seq, prev_hash, hash, at, actor, action, signer, signature, scope_tenants, scope_rank, scope_unknown)
+       SELECT $1, seq, prev_hash, hash, at, actor, action, signer, signature,
+              ARRAY(SELECT jsonb_array_elements_text(tenants::jsonb)), rank, unknown
+       FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::smallint[], $12::boolean[])
+         AS t(seq, prev_hash, hash, at, actor, action, signer, signature, tenants, rank, unknown)`,
+      [
+        caseId,
+        col('seq'),
+        col('prev_hash'),
+        col('hash'),
+        col('at'),
+        col('actor'),
+        col('action'),
+        col('signer'),
+        col('signature'),
+        receipts.map((r) => JSON.stringify(r.scope.tenants)),
+        receipts.map((r) => r.scope.rank),
+        receipts.map((r) => r.scope.unknown),
+      ],
+    );
+    await client.query(
+      `INSERT INTO erwb.team_receipt_body (case_id, seq, targets, body, pre_state_fp, post_state_fp, artifact_digests)
+       SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
+      [caseId, col('seq'), col('targets'), col('body'), col('pre_state_fp'), col('post_state_fp'), col('artifact_digests')],
+    );
+    return prev;
+  });
+}
+
+/** A receipt as the connected role may read it: the chain fields always, what it says only when cleared. */
+export type TeamReceiptView = Omit<ReceiptRow, 'targets' | 'body' | 'pre_state_fp' | 'post_state_fp' | 'artifact_digests'> &
+  ({ readable: true; targets: string; body: string; pre_state_fp: string | null; post_state_fp: string | null; artifact_digests: string } | { readable: false });
+
+export async function readReceipts(client: ClientBase, caseId: string, afterSeq: number, limit: number): Promise<TeamReceiptView[]> {
+  const { rows } = await client.query<{
+    seq: string; at: string; actor: string; action: string; prev_hash: string; hash: string; signer: string | null; signature: string | null;
+    targets: string | null; body: string | null; pre_state_fp: string | null; post_state_fp: string | null; artifact_digests: string | null;
+  }>(
+    `SELECT r.seq, r.at, r.actor, r.action, r.prev_hash, r.hash, r.signer, r.signature,
+            b.targets, b.body, b.pre_state_fp, b.post_state_fp, b.artifact_digests
+     FROM erwb.team_receipt r LEFT JOIN erwb.team_receipt_body b ON b.case_id = r.case_id AND b.seq = r.seq
+     WHERE r.case_id = $1 AND r.seq > $2 ORDER BY r.seq LIMIT $3`,
+    [caseId, afterSeq, limit],
+  );
+  return rows.map((r) => {
+    const chain = { seq: Number(r.seq), at: r.at, actor: r.actor, action: r.action, prev_hash: r.prev_hash, hash: r.hash, signer: r.signer, signature: r.signature };
+    return r.body === null || r.targets === null || r.artifact_digests === null
+      ? { ...chain, readable: false as const }
+      : { ...chain, readable: true as const, targets: r.targets, body: r.body, pre_state_fp: r.pre_state_fp, post_state_fp: r.post_state_fp, artifact_digests: r.artifact_digests };
+  });
+}
+
+export const GENESIS_HEAD: TeamHead = { seq: 0, hash: GENESIS_HASH };

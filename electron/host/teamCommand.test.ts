@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCaseMeta } from '../core/services/caseMeta';
+import { TEAM_SCHEMA_VERSION } from '../core/team/migrations';
+import { teamRoleName } from '../core/team/teamStore';
+import { freePort, startPgCluster, type PgCluster } from '../testing/pgCluster';
+import { createReviewCase, type ReviewCase } from '../testing/reviewCase';
+import { runTeamCommand } from './teamCommand';
+
+let cluster: PgCluster;
+let rc: ReviewCase;
+beforeAll(async () => {
+  cluster = await startPgCluster();
+  rc = await createReviewCase();
+  await rc.evidence('ev-1');
+  await rc.claim('cl-1');
+}, 120_000);
+afterAll(() => {
+  rc?.cleanup();
+  cluster?.stop();
+});
+
+async function team(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runTeamCommand(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+describe('npm run team', () => {
+  it('inits the schema, publishes a case, tells where it stands, and pushes what is new', async () => {
+    const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+    // The real entry point, once: the script npm runs.
+    const init = await promisify(execFile)(TSX, ['electron/host/teamCli.ts', 'init', cluster.url]);
+    expect(init.stdout).toBe(`team schema at version ${TEAM_SCHEMA_VERSION} (was 0)\n`);
+    expect((await team('init', cluster.url)).stdout).toBe(`team schema already at version ${TEAM_SCHEMA_VERSION}\n`);
+
+    const { caseId } = readCaseMeta(rc.session.db());
+    expect((await team('status', rc.casePath, cluster.url)).stdout).toMatch(`case ${caseId} is not on this server`);
+    const published = await team('publish', rc.casePath, cluster.url);
+    expect(published.code).toBe(0);
+    const n = rc.receiptCount();
+    expect(published.stdout).toContain(`pushed ${n} of ${n} receipts (head seq ${n})`);
+    expect(published.stdout).toContain(`faye: ${teamRoleName('faye')}`);
+    expect((await team('status', rc.casePath, cluster.url)).stdout).toBe(`case ${caseId}: local head seq ${n}, server head seq ${n}; in step\n`);
+
+    await rc.bind('cl-1', 'ev-1@1');
+    const m = rc.receiptCount();
+    expect((await team('status', rc.casePath, cluster.url)).stdout).toContain(`ahead of the server by ${m - n} receipts`);
+    expect((await team('push', rc.casePath, cluster.url)).stdout).toBe(`pushed ${m - n} of ${m - n} receipts (head seq ${m})\n`);
+
+    // The reviewer's role logs in and reads the log through its own clearance.
+    const faye = new pg.Client({ connectionString: cluster.urlAs(teamRoleName('faye')) });
+    await faye.connect();
+    try {
+      const { rows } = await faye.query('SELECT count(*)::int AS n FROM erwb.team_receipt WHERE case_id = $1', [caseId]);
+      expect(rows[0].n).toBe(m);
+    } finally {
+      await faye.end();
+    }
+  });
+
+  it('refuses what it cannot do, naming why, and writes nothing', async () => {
+    expect((await team()).code).toBe(2);
+    expect((await team('publish', rc.casePath)).code).toBe(2);
+    expect((await team('frobnicate', 'x', 'y')).stderr).toContain('usage:');
+    const unreachable = await team('init', `postgres://nobody@127.0.0.1:${await freePort()}/postgres`);
+    expect(unreachable).toMatchObject({ code: 1, stderr: expect.stringContaining('cannot reach the team server') as unknown });
+    const missing = await team('publish', join(rc.dir, 'no-such.case.sqlite'), cluster.url);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('team publish:');
+
+    // A file whose chain was edited outside the workbench is not published.
+    const tampered = join(rc.dir, 'tampered.case.sqlite');
+    await rc.session.db().backup(tampered);
+    const db = new Database(tampered);
+    db.exec('DROP TRIGGER audit_receipt_no_update');
+    db.prepare("UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = 2").run();
+    db.prepare("UPDATE case_meta SET value = 'tampered-copy' WHERE key = 'case_id'").run();
+    db.close();
+    const refused = await team('publish', tampered, cluster.url);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/team publish: the case does not verify \(seq 2: .*\); nothing was published/);
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    try {
+      expect((await admin.query("SELECT 1 FROM erwb.team_case WHERE case_id = 'tampered-copy'")).rowCount).toBe(0);
+    } finally {
+      await admin.end();
+    }
+  });
+});
