@@ -84,8 +84,8 @@ function appendReceipts(path: string, keys: Map<string, SigningKey>, upTo = N): 
   db.pragma('synchronous = OFF');
   const last = db.prepare('SELECT * FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as ReceiptRow;
   const insert = db.prepare(
-    `INSERT INTO audit_receipt (seq, at, actor, action, targets, body, pre_state_fp, post_state_fp, artifact_digests, prev_hash, hash, signer, signature)
-     VALUES (?, ?, ?, ?, ?, ?, NULL, ?, '{}', ?, ?, ?, ?)`,
+    `INSERT INTO audit_receipt (seq, at, actor, action, targets, body, pre_state_fp, post_state_fp, artifact_digests, prev_hash, hash, signer, signature, salt)
+     VALUES (?, ?, ?, ?, ?, ?, NULL, ?, '{}', ?, ?, ?, ?, ?)`,
   );
   const random = seededRandom(20261120);
   let prevHash = last.hash;
@@ -117,11 +117,12 @@ function appendReceipts(path: string, keys: Map<string, SigningKey>, upTo = N): 
         post_state_fp: createHash('sha256').update(`state ${seq}`).digest('hex'),
         artifact_digests: '{}',
         signer: key.keyId,
+        salt: createHash('sha256').update(`salt ${seq}`).digest('hex').slice(0, 32),
         prev_signature: prevSig,
       };
       const hash = chainHash(prevHash, receiptHashBody(row));
       const signature = key.sign(signedMessage(hash));
-      insert.run(row.seq, row.at, row.actor, row.action, row.targets, row.body, row.post_state_fp, prevHash, hash, row.signer, signature);
+      insert.run(row.seq, row.at, row.actor, row.action, row.targets, row.body, row.post_state_fp, prevHash, hash, row.signer, signature, row.salt);
       prevHash = hash;
       prevSig = signature;
     }

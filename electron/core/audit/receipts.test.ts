@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../shared/domain/canonical';
 import { tableDigest } from '../store/digest';
 import { keyIdOf, publicKeyObject, verifySignature } from './keys';
-import { appendReceipt, GENESIS_HASH, receiptHashBody, signedMessage, stateFingerprint, type ReceiptRow } from './receipts';
+import { appendReceipt, GENESIS_HASH, receiptHashBody, sealedDigest, signedMessage, stateFingerprint, type ReceiptRow } from './receipts';
 import { openAsAttacker } from '../../testing/tamper';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
@@ -19,27 +20,42 @@ afterEach(() => rc.cleanup());
 const rows = () => rc.session.db().prepare('SELECT * FROM audit_receipt ORDER BY seq').all() as ReceiptRow[];
 
 describe('receipt hashing', () => {
-  it('hashes exactly canonicalJson of the parsed receipt, spliced from stored canonical text', async () => {
+  it('hashes exactly canonicalJson of the parsed receipt, spliced from stored canonical text, sealed by a salted digest', async () => {
     await rc.evidence('ev-1');
     const all = rows();
     let prevSignature: string | null = null;
+    const salts = new Set<string>();
     for (const r of all) {
-      const parsed = {
-        seq: r.seq,
-        at: r.at,
-        actor: r.actor,
-        action: r.action,
+      // What the receipt says, hashed with its own salt under the seal's domain tag.
+      const sealed = {
         targets: JSON.parse(r.targets) as unknown,
         body: JSON.parse(r.body) as unknown,
         pre_state_fp: r.pre_state_fp,
         post_state_fp: r.post_state_fp,
         artifact_digests: JSON.parse(r.artifact_digests) as unknown,
-        signer: r.signer,
-        prev_signature: prevSignature,
       };
+      expect(r.salt).toMatch(/^[0-9a-f]{32}$/);
+      salts.add(r.salt!);
+      const digest = createHash('sha256').update(`erwb-seal:v1:${r.salt}:${canonicalJson(sealed)}`).digest('hex');
+      expect(sealedDigest(r.salt!, r)).toBe(digest);
+      const parsed = { seq: r.seq, at: r.at, actor: r.actor, action: r.action, content_digest: digest, signer: r.signer, prev_signature: prevSignature };
       expect(receiptHashBody({ ...r, prev_signature: prevSignature })).toBe(canonicalJson(parsed));
       prevSignature = r.signature;
     }
+    // A salt per receipt: two receipts saying the same thing still get unrelated digests.
+    expect(salts.size).toBe(all.length);
+  });
+
+  it('hashes a receipt written before sealing (no salt) over its fields in clear, as format 1 did', async () => {
+    await rc.evidence('ev-1');
+    const r = { ...rows()[1]!, salt: null };
+    const parsed = {
+      seq: r.seq, at: r.at, actor: r.actor, action: r.action,
+      targets: JSON.parse(r.targets) as unknown, body: JSON.parse(r.body) as unknown,
+      pre_state_fp: r.pre_state_fp, post_state_fp: r.post_state_fp, artifact_digests: JSON.parse(r.artifact_digests) as unknown,
+      signer: r.signer, prev_signature: 'sig',
+    };
+    expect(receiptHashBody({ ...r, prev_signature: 'sig' })).toBe(canonicalJson(parsed));
   });
 
   it('signs every receipt with the acting reviewer\'s registered key', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { canonicalJson } from '../../../shared/domain/canonical';
 import type { ServiceContext } from '../context';
 import { sha256Hex } from '../crypto';
@@ -35,7 +36,18 @@ export interface ReceiptRow {
   signer: string | null;
   /** base64 Ed25519 signature over signedMessage(hash). */
   signature: string | null;
+  /**
+   * 32 hex digits drawn for this receipt: the hash covers what the receipt says only through a
+   * digest salted with it (sealedDigest), so a reader shown the chain but not the content (a
+   * team server's reviewer outside the receipt's clearance) can still verify the chain, and the
+   * digest cannot be matched against a guess. null in receipts written before sealing (format 1),
+   * whose hash covers the fields in clear.
+   */
+  salt: string | null;
 }
+
+/** The columns of audit_receipt, in one place for every reader that hashes or ships receipts. */
+export const RECEIPT_COLUMNS = 'seq, at, actor, action, targets, body, pre_state_fp, post_state_fp, artifact_digests, prev_hash, hash, signer, signature, salt';
 
 /** What the hash covers besides prev_hash: the stored row plus the previous receipt's signature. */
 export type HashedFields = Omit<ReceiptRow, 'hash' | 'prev_hash' | 'signature'> & { prev_signature: string | null };
@@ -46,12 +58,43 @@ export const stateFingerprint = (state: unknown): string | null =>
 /** A nullable text field as JSON: a quoted string, or null. */
 const str = (s: string | null): string => JSON.stringify(s);
 
+/** The fields a receipt's seal covers: what it says, as opposed to its place in the chain. */
+export type SealedFields = Pick<ReceiptRow, 'targets' | 'body' | 'pre_state_fp' | 'post_state_fp' | 'artifact_digests'>;
+
 /**
- * The exact text a receipt's hash covers besides prev_hash: canonical JSON of the receipt's fields.
- * targets, body and artifact_digests are stored as canonical JSON already, so the text is built by
- * splicing them in (keys in canonical order) rather than parsing and re-serialising them: that
- * keeps verification close to the cost of hashing, and any byte changed in storage still changes
- * the hash. receipts.test.ts proves the result equals canonicalJson of the parsed receipt.
+ * Canonical JSON of what a receipt says (its targets, body, state fingerprints and artifact
+ * digests). targets, body and artifact_digests are stored as canonical JSON already, so the text
+ * is built by splicing them in (keys in canonical order) rather than parsing and re-serialising
+ * them: that keeps verification close to the cost of hashing, and any byte changed in storage
+ * still changes the hash. receipts.test.ts proves the result equals canonicalJson of the parts.
+ */
+export function sealedText(r: SealedFields): string {
+  return (
+    `{"artifact_digests":${r.artifact_digests},"body":${r.body},` +
+    `"post_state_fp":${str(r.post_state_fp)},"pre_state_fp":${str(r.pre_state_fp)},"targets":${r.targets}}`
+  );
+}
+
+/** The salted digest a sealed receipt's hash covers instead of what it says. */
+export const sealedDigest = (salt: string, r: SealedFields): string => sha256Hex(`erwb-seal:v1:${salt}:${sealedText(r)}`);
+
+/** A receipt's place in the chain: the fields its hash covers in clear, whether sealed or not. */
+export type ChainFields = Pick<ReceiptRow, 'seq' | 'at' | 'actor' | 'action' | 'signer'>;
+
+/**
+ * The exact text a sealed receipt's hash covers besides prev_hash, from its chain fields and its
+ * seal digest: all a reader needs who may not read what the receipt says.
+ */
+export function sealedHashBody(r: ChainFields, digest: string, prevSignature: string | null): string {
+  return (
+    `{"action":${JSON.stringify(r.action)},"actor":${JSON.stringify(r.actor)},"at":${JSON.stringify(r.at)},` +
+    `"content_digest":${JSON.stringify(digest)},"prev_signature":${str(prevSignature)},"seq":${r.seq},"signer":${str(r.signer)}}`
+  );
+}
+
+/**
+ * The exact text a receipt's hash covers besides prev_hash: canonical JSON of its chain fields
+ * and, for a sealed receipt, the salted digest of what it says (format 1: those fields in clear).
  *
  * prev_signature chains the signatures too: a signature cannot be swapped or stripped without
  * breaking the next hash, which is what lets verification check signatures only at the end of
@@ -63,6 +106,7 @@ export function receiptHashBody(r: HashedFields): string {
 
 /** receiptHashBody for a stored row and the previous receipt's signature (no object copy: hot path). */
 export function hashBodyOf(r: Omit<HashedFields, 'prev_signature'>, prevSignature: string | null): string {
+  if (r.salt !== null) return sealedHashBody(r, sealedDigest(r.salt, r), prevSignature);
   return (
     `{"action":${JSON.stringify(r.action)},"actor":${JSON.stringify(r.actor)},` +
     `"artifact_digests":${r.artifact_digests},"at":${JSON.stringify(r.at)},"body":${r.body},` +
@@ -120,6 +164,7 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
     post_state_fp: stateFingerprint(input.post),
     artifact_digests: canonicalJson(input.artifacts ?? {}),
     signer: key.keyId,
+    salt: randomBytes(16).toString('hex'),
     prev_signature: last ? last.signature : null,
   };
   const prevHash = last?.hash ?? GENESIS_HASH;
@@ -127,10 +172,9 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
   const { prev_signature: _prevSignature, ...stored } = fields;
   const signature = key.sign(signedMessage(hash));
   db.prepare(
-    `INSERT INTO audit_receipt (seq, at, actor, action, targets, body, pre_state_fp, post_state_fp,
-       artifact_digests, prev_hash, hash, signer, signature)
+    `INSERT INTO audit_receipt (${RECEIPT_COLUMNS})
      VALUES (@seq, @at, @actor, @action, @targets, @body, @pre_state_fp, @post_state_fp,
-       @artifact_digests, @prev_hash, @hash, @signer, @signature)`,
+       @artifact_digests, @prev_hash, @hash, @signer, @signature, @salt)`,
   ).run({ ...stored, prev_hash: prevHash, hash, signature });
   // Stryker disable next-line StringLiteral: a cache key that never matches only makes the next append verify the tip again
   verifiedTip.set(db, `${hash}:${signature}`);

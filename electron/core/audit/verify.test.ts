@@ -7,10 +7,11 @@ import { verifyCaseFile } from './verifyFile';
 import type { ServiceContext } from '../context';
 import { getActor } from '../store/actorRows';
 import { keyIdOf, pinnedKeySource, type KeyRegistration, type SigningKey } from './keys';
-import { appendReceipt } from './receipts';
+import { appendReceipt, chainHash, receiptHashBody, signedMessage, type ReceiptRow } from './receipts';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { verifyChain } from './verify';
 import { TEST_PASSPHRASE, testKeyOf } from '../../testing/testCase';
+import { allReceipts, openAsAttacker } from '../../testing/tamper';
 
 let rc: ReviewCase;
 beforeEach(async () => {
@@ -100,6 +101,59 @@ describe('verifyChain', () => {
     const v = verifyChain(rc.session.db());
     expect(v.firstBroken).toMatchObject({ seq: v.length + 1, kind: 'state' });
     expect(v.firstBroken!.reason).toContain('binding of revision:ev-2@1 to claim:cl-1');
+  });
+});
+
+describe('sealed receipts', () => {
+  it('breaks at a receipt whose salt was changed, since its hash covers what it says only through the salted digest', () => {
+    const db = openAsAttacker(rc.casePath);
+    const seq = allReceipts(db)[2]!.seq;
+    db.prepare("UPDATE audit_receipt SET salt = '00000000000000000000000000000000' WHERE seq = ?").run(seq);
+    db.close();
+    expect(verifyChain(rc.session.db()).firstBroken).toMatchObject({ seq, kind: 'chain', reason: expect.stringContaining('hash does not cover the stored receipt') as unknown });
+  });
+
+  it('refuses an unsealed receipt after sealed ones, even re-hashed and re-signed by its own reviewer', () => {
+    const db = openAsAttacker(rc.casePath);
+    const rows = allReceipts(db);
+    const last = rows.at(-1)!;
+    const prev = rows.at(-2)!;
+    // The reviewer who wrote the last receipt rewrites it in the format before sealing: same
+    // content, a valid hash and their own valid signature, but a receipt readers outside its
+    // clearance could no longer verify the chain through.
+    const unsealed: ReceiptRow = { ...last, salt: null };
+    const hash = chainHash(prev.hash, receiptHashBody({ ...unsealed, prev_signature: prev.signature }));
+    const signature = testKeyOf(rc.session, last.actor).sign(signedMessage(hash));
+    db.prepare('UPDATE audit_receipt SET salt = NULL, hash = ?, signature = ? WHERE seq = ?').run(hash, signature, last.seq);
+    db.close();
+    expect(verifyChain(rc.session.db()).firstBroken).toMatchObject({ seq: last.seq, kind: 'chain', reason: expect.stringContaining('the receipt is unsealed') as unknown });
+  });
+
+  it('verifies a chain that began before sealing and continues sealed', () => {
+    // What a case file written by an earlier build and then worked on by this one holds: its
+    // first receipts unsealed, hashed and signed as that build did.
+    const keys = new Map<string, SigningKey>();
+    const keyOf = (actorId: string) => keys.get(actorId) ?? keys.set(actorId, testKeyOf(rc.session, actorId)).get(actorId)!;
+    const db = openAsAttacker(rc.casePath);
+    const rows = allReceipts(db);
+    const unsealedUpTo = 3;
+    let prevHash = rows[0]!.prev_hash;
+    let prevSig: string | null = null;
+    const update = db.prepare('UPDATE audit_receipt SET salt = ?, prev_hash = ?, hash = ?, signature = ? WHERE seq = ?');
+    for (const r of rows) {
+      const row = { ...r, salt: r.seq <= unsealedUpTo ? null : r.salt };
+      const hash = chainHash(prevHash, receiptHashBody({ ...row, prev_signature: prevSig }));
+      const signature = keyOf(r.actor).sign(signedMessage(hash));
+      update.run(row.salt, prevHash, hash, signature, r.seq);
+      prevHash = hash;
+      prevSig = signature;
+    }
+    db.close();
+    const v = verifyChain(rc.session.db());
+    expect(v).toMatchObject({ ok: true, firstBroken: null, length: rows.length });
+    const reader = new Database(rc.casePath, { readonly: true });
+    expect(allReceipts(reader).filter((r) => r.salt === null).map((r) => r.seq)).toEqual([1, 2, 3]);
+    reader.close();
   });
 });
 

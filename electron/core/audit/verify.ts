@@ -2,7 +2,7 @@ import { verify as verifyAsync, type KeyObject } from 'node:crypto';
 import type { ChainVerification } from '../../../shared/ipc/channels/audit';
 import type { CaseDb } from '../store/caseFile';
 import { decodeSignature, keyIdOf, publicKeyObject, verifySignature, type KeyRegistration } from './keys';
-import { chainHash, GENESIS_HASH, hashBodyOf, signedMessage, type ReceiptRow } from './receipts';
+import { chainHash, GENESIS_HASH, hashBodyOf, RECEIPT_COLUMNS, signedMessage, type ReceiptRow } from './receipts';
 import { CASE_STATE_CHECKS, STATE_CHECKS } from './stateCheckList';
 import { StateCollector, StoredReceiptFacts } from './stateChecks';
 
@@ -42,11 +42,10 @@ interface SignatureJob {
 /** Actions whose body registers a reviewer key (keys.ts): the chain is its own key directory. */
 const REGISTERING_ACTIONS = new Set(['case:create', 'actor:create', 'actor:rekey']);
 const PAGE = 4096;
-const RECEIPT_COLUMNS = 'seq, at, actor, action, targets, body, pre_state_fp, post_state_fp, artifact_digests, prev_hash, hash, signer, signature';
-type RawReceipt = [number, string, string, string, string, string, string | null, string | null, string, string, string, string | null, string | null];
+type RawReceipt = [number, string, string, string, string, string, string | null, string | null, string, string, string, string | null, string | null, string | null];
 const receiptOf = (r: RawReceipt): ReceiptRow => ({
   seq: r[0], at: r[1], actor: r[2], action: r[3], targets: r[4], body: r[5], pre_state_fp: r[6], post_state_fp: r[7],
-  artifact_digests: r[8], prev_hash: r[9], hash: r[10], signer: r[11], signature: r[12],
+  artifact_digests: r[8], prev_hash: r[9], hash: r[10], signer: r[11], signature: r[12], salt: r[13],
 });
 const badSignature = (seq: number): Broken => ({
   seq,
@@ -80,6 +79,8 @@ class ChainWalk {
   private readonly page;
   private prevHash = GENESIS_HASH;
   private prevSig: string | null = null;
+  /** Whether the previous receipt was sealed: a chain never goes back to unsealed receipts. */
+  private prevSealed = false;
   private hashAtExpected: string | null = null;
   private run: Run | null = null;
   private after = 0;
@@ -113,6 +114,7 @@ class ChainWalk {
       this.exactTimes = resume.exactTimes;
       this.prevHash = resume.hash;
       this.prevSig = resume.signature;
+      this.prevSealed = resume.sealed ?? false;
       this.length = resume.seq;
       this.after = resume.seq;
       this.from = resume.seq;
@@ -128,6 +130,7 @@ class ChainWalk {
       seq: this.length,
       hash: this.prevHash,
       signature: this.prevSig,
+      sealed: this.prevSealed,
       keys: [...this.keys].map(([keyId, k]) => ({ keyId, actorId: k.actorId, publicKey: k.publicKey, retiredAt: k.retiredAt })),
       admins: [...this.admins],
       rootKey: this.rootKey,
@@ -213,6 +216,9 @@ class ChainWalk {
     if (row.signer === null || row.signature === null) {
       return { seq, kind: 'signature', reason: 'the receipt is unsigned (written before reviewer signatures, or its signature was stripped); it cannot be attributed' };
     }
+    if (row.salt === null && this.prevSealed) {
+      return { seq, kind: 'chain', reason: `the receipt is unsealed (its salt is missing) but follows sealed receipts: its salt was removed, or it was written outside the workbench` };
+    }
     if (chainHash(row.prev_hash, hashBodyOf(row, this.prevSig)) !== row.hash) {
       return { seq, kind: 'chain', reason: "hash does not cover the stored receipt: a field was edited (or the previous receipt's signature was replaced)" };
     }
@@ -273,6 +279,7 @@ class ChainWalk {
     if (this.expected && seq === this.expected.seq) this.hashAtExpected = row.hash;
     this.prevHash = row.hash;
     this.prevSig = row.signature;
+    this.prevSealed = row.salt !== null;
     return null;
   }
 

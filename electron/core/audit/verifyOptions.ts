@@ -28,6 +28,8 @@ export interface ResumePoint {
   seq: number;
   hash: string;
   signature: string | null;
+  /** The receipt there was sealed (absent in marks written before sealed receipts: it was not). */
+  sealed?: boolean;
   keys: { keyId: string; actorId: string; publicKey: string; retiredAt: number | null }[];
   admins: string[];
   rootKey: string | null;

@@ -61,6 +61,10 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
         action    text NOT NULL,
         signer    text,
         signature text,
+        -- The salted digest of what the receipt says, which its hash covers (receipts.ts,
+        -- sealedDigest): a member who may not read the body still verifies the chain through it.
+        -- null for a receipt written before sealing, whose hash covers its fields in clear.
+        content_digest text CHECK (content_digest ~ '^[0-9a-f]{64}$'),
         -- The tenants and highest classification of the items the receipt concerns (its claims
         -- and revisions); scope_unknown when it names an item the case does not hold, which the
         -- workbench withholds from every reviewer.
@@ -83,6 +87,7 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
         pre_state_fp     text,
         post_state_fp    text,
         artifact_digests text NOT NULL,
+        salt             text,
         PRIMARY KEY (case_id, seq),
         FOREIGN KEY (case_id, seq) REFERENCES erwb.team_receipt (case_id, seq)
       );

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { ReceiptRow } from '../audit/receipts';
+import { RECEIPT_COLUMNS, type ReceiptRow } from '../audit/receipts';
 import { verifyChain } from '../audit/verify';
 import { conflict, notFound } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
@@ -45,8 +45,6 @@ async function registerCaseMembers(db: CaseDb, client: ClientBase, caseId: strin
     listActors(db).map((a) => ({ actorId: a.actorId, role: a.role, tenants: a.tenants, maxRank: classificationRank(a.maxClassification) })),
   );
 }
-
-const RECEIPT_COLUMNS = 'seq, at, actor, action, targets, body, pre_state_fp, post_state_fp, artifact_digests, prev_hash, hash, signer, signature';
 
 /**
  * Sends the receipts the server lacks, oldest first, a batch per transaction. The server's head

@@ -5,7 +5,8 @@ import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
 import { listReceipts } from '../audit/receiptViews';
 import { redactReceipts } from '../audit/redact';
-import { chainHash, hashBodyOf, type ReceiptRow } from '../audit/receipts';
+import { sealedDigest, type ReceiptRow } from '../audit/receipts';
+import { checkServedChain } from './servedChain';
 import { readCaseMeta } from '../services/caseMeta';
 import { listActors } from '../store/actorRows';
 import { TEAM_SCHEMA_VERSION } from './migrations';
@@ -99,16 +100,9 @@ describe('publish and push', () => {
     expect(progress.length).toBe(Math.ceil(local.length / 7));
     const { caseId } = readCaseMeta(rc.session.db());
     const served = await readReceipts(admin, caseId, 0, 10_000);
-    expect(served.map((r) => (r.readable ? { ...r, readable: undefined } : r))).toEqual(local.map((r) => ({ ...r, readable: undefined })));
-    let prev = GENESIS_HEAD.hash;
-    let prevSignature: string | null = null;
-    for (const r of served) {
-      if (!r.readable) throw new Error('the server owner reads every receipt');
-      expect(r.prev_hash).toBe(prev);
-      expect(chainHash(prev, hashBodyOf(r, prevSignature))).toBe(r.hash);
-      prev = r.hash;
-      prevSignature = r.signature;
-    }
+    expect(served.map(({ readable: _r, content_digest: _d, ...r }) => r)).toEqual(local);
+    expect(served.every((r) => r.content_digest === sealedDigest(local[r.seq - 1]!.salt!, local[r.seq - 1]!))).toBe(true);
+    expect(checkServedChain(served)).toEqual({ verified: local.length, throughSeal: 0, firstBroken: null });
   });
 
   it('pushes only what the server lacks, and refuses a case already published', async () => {
@@ -267,6 +261,51 @@ describe('row-level security', () => {
     } finally {
       await stranger.end();
       await admin.query('DROP ROLE stranger');
+    }
+  });
+  it('lets every reviewer verify the whole chain through the receipts they may not read, and a cleared one catch an edited body', async () => {
+    await twoTenantCase();
+    const db = rc.session.db();
+    const { caseId } = readCaseMeta(db);
+    await publishCase(db, admin);
+    const n = caseRows().length;
+    const seen: Record<string, { verified: number; throughSeal: number }> = {};
+    for (const actorId of ['faye', 'gus', 'bob']) {
+      const client = await connectAs(actorId);
+      try {
+        const served = await readReceipts(client, caseId, 0, 10_000);
+        const check = checkServedChain(served);
+        expect(check.firstBroken).toBeNull();
+        seen[actorId] = { verified: check.verified, throughSeal: check.throughSeal };
+        // Through the seal, nothing of what a hidden receipt says reaches the reader.
+        expect(JSON.stringify(served.filter((r) => !r.readable))).not.toMatch(/proxy:\/\/globex|ev-secret|ev-acme/);
+      } finally {
+        await client.end();
+      }
+    }
+    expect(seen.faye!.verified).toBe(n);
+    expect(seen.gus!.verified).toBe(n);
+    expect(seen.faye!.throughSeal).toBeGreaterThan(0);
+    expect(seen.gus!.throughSeal).toBeGreaterThan(seen.faye!.throughSeal);
+    // The server's owner edits a globex receipt's body behind the trigger's back: gus, cleared
+    // for it, sees that it no longer matches its digest; faye cannot read it, and her chain still
+    // verifies, because her view of it is only the digest, which was left alone.
+    const { rows } = await admin.query<{ seq: string }>(`SELECT seq FROM erwb.team_receipt_body WHERE case_id = $1 AND body LIKE '%proxy://globex%' ORDER BY seq LIMIT 1`, [caseId]);
+    const edited = Number(rows[0]!.seq);
+    await admin.query('ALTER TABLE erwb.team_receipt_body DISABLE TRIGGER team_receipt_body_append_only');
+    await admin.query(`UPDATE erwb.team_receipt_body SET body = replace(body, 'proxy://globex/1', 'proxy://globex/2') WHERE case_id = $1 AND seq = $2`, [caseId, edited]);
+    await admin.query('ALTER TABLE erwb.team_receipt_body ENABLE TRIGGER team_receipt_body_append_only');
+    const gus = await connectAs('gus');
+    try {
+      expect(checkServedChain(await readReceipts(gus, caseId, 0, 10_000)).firstBroken).toEqual({ seq: edited, reason: 'what the receipt says does not match its seal digest' });
+    } finally {
+      await gus.end();
+    }
+    const faye = await connectAs('faye');
+    try {
+      expect(checkServedChain(await readReceipts(faye, caseId, 0, 10_000)).firstBroken).toBeNull();
+    } finally {
+      await faye.end();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ClientBase } from 'pg';
-import { GENESIS_HASH, type ReceiptRow } from '../audit/receipts';
+import { GENESIS_HASH, sealedDigest, type ReceiptRow } from '../audit/receipts';
 import { conflict, invalid } from '../errors';
 import type { ReceiptScope } from './receiptScope';
 import { TEAM_MIGRATIONS, TEAM_READER_ROLE, TEAM_SCHEMA_VERSION } from './migrations';
@@ -136,11 +136,11 @@ export async function appendReceipts(client: ClientBase, caseId: string, expecte
     }
     const col = <K extends keyof TeamReceipt>(k: K) => receipts.map((r) => r[k]);
     await client.query(
-      `INSERT INTO erwb.team_receipt (case_id, seq, prev_hash, hash, at, actor, action, signer, signature, scope_tenants, scope_rank, scope_unknown)
-       SELECT $1, seq, prev_hash, hash, at, actor, action, signer, signature,
+      `INSERT INTO erwb.team_receipt (case_id, seq, prev_hash, hash, at, actor, action, signer, signature, content_digest, scope_tenants, scope_rank, scope_unknown)
+       SELECT $1, seq, prev_hash, hash, at, actor, action, signer, signature, content_digest,
               ARRAY(SELECT jsonb_array_elements_text(tenants::jsonb)), rank, unknown
-       FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::smallint[], $12::boolean[])
-         AS t(seq, prev_hash, hash, at, actor, action, signer, signature, tenants, rank, unknown)`,
+       FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::smallint[], $12::boolean[], $13::text[])
+         AS t(seq, prev_hash, hash, at, actor, action, signer, signature, tenants, rank, unknown, content_digest)`,
       [
         caseId,
         col('seq'),
@@ -154,37 +154,45 @@ export async function appendReceipts(client: ClientBase, caseId: string, expecte
         receipts.map((r) => JSON.stringify(r.scope.tenants)),
         receipts.map((r) => r.scope.rank),
         receipts.map((r) => r.scope.unknown),
+        receipts.map((r) => (r.salt === null ? null : sealedDigest(r.salt, r))),
       ],
     );
     await client.query(
-      `INSERT INTO erwb.team_receipt_body (case_id, seq, targets, body, pre_state_fp, post_state_fp, artifact_digests)
-       SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
-      [caseId, col('seq'), col('targets'), col('body'), col('pre_state_fp'), col('post_state_fp'), col('artifact_digests')],
+      `INSERT INTO erwb.team_receipt_body (case_id, seq, targets, body, pre_state_fp, post_state_fp, artifact_digests, salt)
+       SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
+      [caseId, col('seq'), col('targets'), col('body'), col('pre_state_fp'), col('post_state_fp'), col('artifact_digests'), col('salt')],
     );
     return prev;
   });
 }
 
-/** A receipt as the connected role may read it: the chain fields always, what it says only when cleared. */
-export type TeamReceiptView = Omit<ReceiptRow, 'targets' | 'body' | 'pre_state_fp' | 'post_state_fp' | 'artifact_digests'> &
-  ({ readable: true; targets: string; body: string; pre_state_fp: string | null; post_state_fp: string | null; artifact_digests: string } | { readable: false });
+/**
+ * A receipt as the connected role may read it: its place in the chain and its seal digest always,
+ * what it says (and the salt that proves it against the digest) only when cleared for it.
+ */
+export type TeamReceiptView = Pick<ReceiptRow, 'seq' | 'at' | 'actor' | 'action' | 'prev_hash' | 'hash' | 'signer' | 'signature'> & { content_digest: string | null } & (
+  | ({ readable: true } & Pick<ReceiptRow, 'targets' | 'body' | 'pre_state_fp' | 'post_state_fp' | 'artifact_digests' | 'salt'>)
+  | { readable: false }
+);
 
 export async function readReceipts(client: ClientBase, caseId: string, afterSeq: number, limit: number): Promise<TeamReceiptView[]> {
   const { rows } = await client.query<{
-    seq: string; at: string; actor: string; action: string; prev_hash: string; hash: string; signer: string | null; signature: string | null;
-    targets: string | null; body: string | null; pre_state_fp: string | null; post_state_fp: string | null; artifact_digests: string | null;
+    seq: string; at: string; actor: string; action: string; prev_hash: string; hash: string; signer: string | null; signature: string | null; content_digest: string | null;
+    targets: string | null; body: string | null; pre_state_fp: string | null; post_state_fp: string | null; artifact_digests: string | null; salt: string | null;
   }>(
-    `SELECT r.seq, r.at, r.actor, r.action, r.prev_hash, r.hash, r.signer, r.signature,
-            b.targets, b.body, b.pre_state_fp, b.post_state_fp, b.artifact_digests
+    `SELECT r.seq, r.at, r.actor, r.action, r.prev_hash, r.hash, r.signer, r.signature, r.content_digest,
+            b.targets, b.body, b.pre_state_fp, b.post_state_fp, b.artifact_digests, b.salt
      FROM erwb.team_receipt r LEFT JOIN erwb.team_receipt_body b ON b.case_id = r.case_id AND b.seq = r.seq
      WHERE r.case_id = $1 AND r.seq > $2 ORDER BY r.seq LIMIT $3`,
     [caseId, afterSeq, limit],
   );
   return rows.map((r) => {
-    const chain = { seq: Number(r.seq), at: r.at, actor: r.actor, action: r.action, prev_hash: r.prev_hash, hash: r.hash, signer: r.signer, signature: r.signature };
+    const chain = {
+      seq: Number(r.seq), at: r.at, actor: r.actor, action: r.action, prev_hash: r.prev_hash, hash: r.hash, signer: r.signer, signature: r.signature, content_digest: r.content_digest,
+    };
     return r.body === null || r.targets === null || r.artifact_digests === null
       ? { ...chain, readable: false as const }
-      : { ...chain, readable: true as const, targets: r.targets, body: r.body, pre_state_fp: r.pre_state_fp, post_state_fp: r.post_state_fp, artifact_digests: r.artifact_digests };
+      : { ...chain, readable: true as const, targets: r.targets, body: r.body, pre_state_fp: r.pre_state_fp, post_state_fp: r.post_state_fp, artifact_digests: r.artifact_digests, salt: r.salt };
   });
 }
 

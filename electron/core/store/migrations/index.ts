@@ -22,6 +22,7 @@ import { m0440_queue_counts } from './0440-queue-counts';
 import { m0450_claim_order } from './0450-claim-order';
 import { m0460_revision_counts } from './0460-revision-counts';
 import { m0470_evidence_labels } from './0470-evidence-labels';
+import { m0480_sealed_receipts } from './0480-sealed-receipts';
 import type { Migration } from './migration';
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0450_claim_order,
   m0460_revision_counts,
   m0470_evidence_labels,
+  m0480_sealed_receipts,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

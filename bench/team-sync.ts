@@ -1,0 +1,165 @@
+/**
+ * The team server's receipt log (issue 15) on a throwaway PostgreSQL cluster: push and read back
+ * about 100,000 receipts of a generated case (built through bundle:import), each against a
+ * baseline measured in the same run on the same cluster: the same rows through a bare batched
+ * INSERT into a table with no constraints, triggers or policies, and a bare paged SELECT of it.
+ * Then a push of 1,000 receipts onto a server log already holding 1,000,000 (the million are
+ * written by SQL, chained by hash, so building them takes seconds, not an hour of imports).
+ *
+ *   npx tsx bench/team-sync.ts [--claims 9100] [--batch 1000] [--million 1000000]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import type { ReceiptRow } from '../electron/core/audit/receipts';
+import { readCaseMeta } from '../electron/core/services/caseMeta';
+import { pushCase } from '../electron/core/team/publish';
+import { receiptScopes } from '../electron/core/team/receiptScope';
+import { appendReceipts, createTeamCase, initTeamStore, readReceipts, teamHead, type TeamReceipt } from '../electron/core/team/teamStore';
+import { writeGeneratedBundle } from '../electron/testing/generatedBundle';
+import { startPgCluster } from '../electron/testing/pgCluster';
+import { createTestCase } from '../electron/testing/testCase';
+import { report } from './lib';
+
+const { values } = parseArgs({ options: { claims: { type: 'string', default: '9100' }, batch: { type: 'string', default: '1000' }, million: { type: 'string', default: '1000000' } } });
+const CLAIMS = Number(values.claims);
+const BATCH = Number(values.batch);
+const MILLION = Number(values.million);
+const RUNS = 3;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'erwb-bench-team-'));
+  const tc = await createTestCase();
+  const cluster = await startPgCluster();
+  const client = new pg.Client({ connectionString: cluster.url });
+  try {
+    const t0 = performance.now();
+    await tc.call('bundle:import', { path: writeGeneratedBundle(dir, CLAIMS, 20261205, 5) });
+    const db = tc.session.db();
+    const rows = db.prepare('SELECT * FROM audit_receipt ORDER BY seq').all() as ReceiptRow[];
+    report('generated case (through bundle:import)', { claims: CLAIMS, receipts: rows.length, build_s: ((performance.now() - t0) / 1000).toFixed(1) });
+
+    await client.connect();
+    await initTeamStore(client);
+    await client.query(`CREATE TABLE bare_receipt (case_id text, seq bigint, prev_hash text, hash text, at text, actor text, action text,
+      signer text, signature text, targets text, body text, pre_state_fp text, post_state_fp text, artifact_digests text)`);
+
+    // Each run pushes the whole case under a new case id onto the same server, so later runs also
+    // pay for the rows earlier ones left (as a real server would).
+    const { caseId } = readCaseMeta(db);
+    const pushMs: number[] = [];
+    const bareMs: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const id = `${caseId}-${run}`;
+      db.prepare("UPDATE case_meta SET value = ? WHERE key = 'case_id'").run(id);
+      await createTeamCase(client, id, 'bench');
+      pushMs.push(await timed(() => pushCase(db, client, { batch: BATCH })));
+      bareMs.push(
+        await timed(async () => {
+          for (let i = 0; i < rows.length; i += BATCH) {
+            const chunk = rows.slice(i, i + BATCH);
+            const col = <K extends keyof ReceiptRow>(k: K) => chunk.map((r) => r[k]);
+            await client.query(
+              `INSERT INTO bare_receipt SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                 $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])`,
+              [`${id}-bare`, col('seq'), col('prev_hash'), col('hash'), col('at'), col('actor'), col('action'), col('signer'), col('signature'),
+                col('targets'), col('body'), col('pre_state_fp'), col('post_state_fp'), col('artifact_digests')],
+            );
+          }
+        }),
+      );
+    }
+    db.prepare("UPDATE case_meta SET value = ? WHERE key = 'case_id'").run(caseId);
+    const push = median(pushMs);
+    const bare = median(bareMs);
+    report('push (receipts, scopes, members; a transaction per batch)', {
+      receipts: rows.length, batch: BATCH, median_ms: push.toFixed(0), receipts_per_s: Math.round(rows.length / (push / 1000)),
+      baseline_bare_insert_ms: bare.toFixed(0), baseline_per_s: Math.round(rows.length / (bare / 1000)), ratio_of_baseline: (bare / push).toFixed(2),
+    });
+
+    const readMs: number[] = [];
+    const bareReadMs: number[] = [];
+    const id0 = `${caseId}-0`;
+    for (let run = 0; run < RUNS; run++) {
+      readMs.push(
+        await timed(async () => {
+          for (let after = 0, got = 1; got > 0; ) {
+            const page = await readReceipts(client, id0, after, BATCH);
+            got = page.length;
+            after = page.at(-1)?.seq ?? after;
+          }
+        }),
+      );
+      bareReadMs.push(
+        await timed(async () => {
+          for (let after = 0, got = 1; got > 0; ) {
+            const page = await client.query<{ seq: string }>('SELECT * FROM bare_receipt WHERE case_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [`${id0}-bare`, after, BATCH]);
+            got = page.rows.length;
+            after = got > 0 ? Number(page.rows.at(-1)!.seq) : after;
+          }
+        }),
+      );
+    }
+    const read = median(readMs);
+    const bareRead = median(bareReadMs);
+    report('pull (read back in pages, as the owner)', {
+      receipts: rows.length, median_ms: read.toFixed(0), receipts_per_s: Math.round(rows.length / (read / 1000)),
+      baseline_bare_select_ms: bareRead.toFixed(0), ratio_of_baseline: (bareRead / read).toFixed(2),
+    });
+
+    // A million receipts on the server, chained by hash, then 1,000 real ones pushed on top.
+    const big = `${caseId}-million`;
+    await createTeamCase(client, big, 'bench: a million receipts');
+    const tBuild = performance.now();
+    await client.query(
+      `INSERT INTO erwb.team_receipt (case_id, seq, prev_hash, hash, at, actor, action, scope_tenants, scope_rank, scope_unknown)
+       SELECT $1, s, CASE WHEN s = 1 THEN repeat('0', 64) ELSE encode(sha256((s - 1)::text::bytea), 'hex') END,
+              encode(sha256(s::text::bytea), 'hex'), '2026-12-05T00:00:00.000Z', 'bench', 'bench:filler', '{acme}', 1, false
+       FROM generate_series(1, $2::bigint) AS s`,
+      [big, MILLION],
+    );
+    await client.query(
+      `INSERT INTO erwb.team_receipt_body (case_id, seq, targets, body, artifact_digests)
+       SELECT $1, s, '[]', '{"filler":true}', '{}' FROM generate_series(1, $2::bigint) AS s`,
+      [big, MILLION],
+    );
+    const headHash = (await client.query<{ h: string }>("SELECT encode(sha256($1::text::bytea), 'hex') AS h", [String(MILLION)])).rows[0]!.h;
+    await client.query('UPDATE erwb.team_case SET head_seq = $2, head_hash = $3 WHERE case_id = $1', [big, MILLION, headHash]);
+    await client.query('ANALYZE erwb.team_receipt; ANALYZE erwb.team_receipt_body');
+    const buildS = (performance.now() - tBuild) / 1000;
+    const thousand = rows.slice(0, 1000);
+    const scopes = receiptScopes(db, thousand.map((r) => r.targets));
+    let prev = { seq: MILLION, hash: headHash };
+    const relinked: TeamReceipt[] = thousand.map((r, i) => {
+      const seq = MILLION + i + 1;
+      const out = { ...r, seq, prev_hash: prev.hash, scope: scopes[i]! };
+      prev = { seq, hash: r.hash };
+      return out;
+    });
+    const onTop = await timed(async () => {
+      let head = (await teamHead(client, big))!;
+      for (let i = 0; i < relinked.length; i += BATCH) head = await appendReceipts(client, big, head, relinked.slice(i, i + BATCH));
+    });
+    report('push of 1,000 receipts onto a long server log', { server_receipts: MILLION, build_s: buildS.toFixed(1), push_ms: onTop.toFixed(0), goal_ms: 2000 });
+  } finally {
+    await client.end().catch(() => {});
+    cluster.stop();
+    tc.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
