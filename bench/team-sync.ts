@@ -138,7 +138,7 @@ async function main() {
     await client.query('ANALYZE erwb.team_receipt; ANALYZE erwb.team_receipt_body');
     const buildS = (performance.now() - tBuild) / 1000;
     const thousand = rows.slice(0, 1000);
-    const scopes = receiptScopes(db, thousand.map((r) => r.targets));
+    const scopes = receiptScopes(db, thousand);
     let prev = { seq: MILLION, hash: headHash };
     const relinked: TeamReceipt[] = thousand.map((r, i) => {
       const seq = MILLION + i + 1;

@@ -1,38 +1,37 @@
 import type { ChainVerification, ReceiptView } from '../../../shared/ipc/channels/audit';
 import type { Actor } from '../context';
 import { aclFilter } from '../store/acl';
+import { concernedItems, SCOPED_ITEMS } from './receiptConcerns';
 import type { CaseDb } from '../store/caseFile';
 
 /**
- * Receipts name the claims and revisions they touched. A reviewer sees every receipt's place in
+ * Receipts name the claims, revisions and source documents they concern (receiptConcerns.ts). A reviewer sees every receipt's place in
  * the chain (seq, chain hashes, signer) so chain status is never hidden, but the content of a
  * receipt about something outside their clearance is withheld: its targets, body, content digests
  * and state fingerprints (DESIGN §3.8: not in lists, not in errors).
  */
-function hiddenTargets(db: CaseDb, actor: Actor, targets: readonly string[]): Set<string> {
-  const ids = (prefix: string) => [...new Set(targets.filter((t) => t.startsWith(prefix)).map((t) => t.slice(prefix.length)))];
+function hiddenItems(db: CaseDb, actor: Actor, refs: readonly string[]): Set<string> {
   const hidden = new Set<string>();
-  const probe = (prefix: string, table: string, column: string, alias: string) => {
-    const wanted = ids(prefix);
+  for (const { prefix, table, column } of SCOPED_ITEMS) {
+    const wanted = [...new Set(refs.filter((t) => t.startsWith(prefix)).map((t) => t.slice(prefix.length)))];
     // Stryker disable next-line ConditionalExpression: only saves a query; `IN ()` finds nothing
-    if (wanted.length === 0) return;
-    const acl = aclFilter(actor, alias);
+    if (wanted.length === 0) continue;
+    const acl = aclFilter(actor, 'x');
     const seen = new Set(
-      (db.prepare(`SELECT ${alias}.${column} AS id FROM ${table} ${alias} WHERE ${alias}.${column} IN (${wanted.map(() => '?').join(', ')}) AND ${acl.sql}`).all(...wanted, ...acl.params) as { id: string }[]).map((r) => r.id),
+      (db.prepare(`SELECT x.${column} AS id FROM ${table} x WHERE x.${column} IN (${wanted.map(() => '?').join(', ')}) AND ${acl.sql}`).all(...wanted, ...acl.params) as { id: string }[]).map((r) => r.id),
     );
     for (const id of wanted) if (!seen.has(id)) hidden.add(`${prefix}${id}`);
-  };
-  probe('revision:', 'evidence_revision', 'revision_id', 'r');
-  probe('claim:', 'claim', 'claim_id', 'c');
+  }
   return hidden;
 }
 
 export function redactReceipts(db: CaseDb, actor: Actor, items: ReceiptView[]): ReceiptView[] {
-  const hidden = hiddenTargets(db, actor, items.flatMap((r) => r.targets));
+  const concerns = items.map((r) => concernedItems(r.action, r.targets, () => r.body));
+  const hidden = hiddenItems(db, actor, concerns.flat());
   // Stryker disable next-line ConditionalExpression: only saves copying the list; with nothing hidden each item maps to itself
   if (hidden.size === 0) return items;
-  return items.map((r) =>
-    r.targets.some((t) => hidden.has(t))
+  return items.map((r, i) =>
+    concerns[i]!.some((t) => hidden.has(t))
       ? {
           ...r,
           targets: ['hidden'],
@@ -49,16 +48,18 @@ export function redactReceipts(db: CaseDb, actor: Actor, items: ReceiptView[]): 
 
 export function redactVerification(db: CaseDb, actor: Actor, v: ChainVerification): ChainVerification {
   if (!v.firstBroken) return v;
-  const row = db.prepare('SELECT targets FROM audit_receipt WHERE seq = ?').get(v.firstBroken.seq) as { targets: string } | undefined;
-  // Stryker disable next-line ArrayDeclaration: a placeholder target names nothing to withhold, like none
-  let targets: string[] = [];
-  try {
-    // Stryker disable next-line ArrayDeclaration: as above
-    targets = row ? (JSON.parse(row.targets) as string[]) : [];
-  } catch {
-    // A targets column that is not JSON (a tampered file) names nothing to withhold.
-  }
-  if (hiddenTargets(db, actor, targets).size === 0) return v;
+  const row = db.prepare('SELECT action, targets, body FROM audit_receipt WHERE seq = ?').get(v.firstBroken.seq) as { action: string; targets: string; body: string } | undefined;
+  // A targets or body column that is not JSON (a tampered file) names nothing to withhold.
+  const parse = (text: string | undefined): unknown => {
+    try {
+      return text === undefined ? null : JSON.parse(text);
+    } catch {
+      return null;
+    }
+  };
+  const targets = parse(row?.targets);
+  const concerns = concernedItems(row?.action ?? '', Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [], () => parse(row?.body));
+  if (hiddenItems(db, actor, concerns).size === 0) return v;
   return {
     ...v,
     firstBroken: {

@@ -70,7 +70,7 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
   for (;;) {
     const rows = read.all(head.seq, batch) as ReceiptRow[];
     if (rows.length === 0) break;
-    const scopes = receiptScopes(db, rows.map((r) => r.targets));
+    const scopes = receiptScopes(db, rows);
     head = await appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })));
     pushed += rows.length;
     options.onProgress?.({ pushed, total, head });

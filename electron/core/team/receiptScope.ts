@@ -1,9 +1,10 @@
 import { CLASSIFICATIONS, type Classification } from '../../../shared/domain/enums';
+import { concernedItems, SCOPED_ITEMS } from '../audit/receiptConcerns';
 import type { CaseDb } from '../store/caseFile';
 
 /**
  * What a receipt concerns, for the team server's row-level security: the tenants and the highest
- * classification of the claims and revisions it targets. A reader may see what the receipt says
+ * classification of the claims, revisions and source documents it concerns (receiptConcerns.ts). A reader may see what the receipt says
  * only when every one of those items is within their clearance, which is the workbench's own
  * redaction rule (redact.ts) restated as data the server can filter on; team.rls.test.ts holds
  * the two equal reviewer by reviewer. A target the case does not hold (the workbench withholds
@@ -17,26 +18,26 @@ export interface ReceiptScope {
 
 export const classificationRank = (c: Classification): number => CLASSIFICATIONS.indexOf(c);
 
-const SCOPED_TARGETS = [
-  { prefix: 'revision:', table: 'evidence_revision', column: 'revision_id' },
-  { prefix: 'claim:', table: 'claim', column: 'claim_id' },
-] as const;
-
 const CHUNK = 500;
 
-/** The scope of each receipt's targets (canonical JSON arrays as stored), in the order given. */
-export function receiptScopes(db: CaseDb, targetLists: readonly string[]): ReceiptScope[] {
-  const parsed = targetLists.map((t) => {
+/** The scope of each receipt (as stored: canonical JSON targets and body), in the order given. */
+export function receiptScopes(db: CaseDb, receipts: readonly { action: string; targets: string; body: string }[]): ReceiptScope[] {
+  const parse = (text: string): unknown => {
     try {
-      const list: unknown = JSON.parse(t);
-      return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : null;
+      return JSON.parse(text);
     } catch {
-      return null;
+      return undefined;
     }
+  };
+  const concerns = receipts.map((r) => {
+    const list = parse(r.targets);
+    // A targets text that is not a list of strings cannot be scoped: nobody but the owner reads it.
+    if (!Array.isArray(list) || !list.every((t) => typeof t === 'string')) return null;
+    return concernedItems(r.action, list, () => parse(r.body));
   });
   const known = new Map<string, { tenant: string; classification: Classification }>();
-  for (const { prefix, table, column } of SCOPED_TARGETS) {
-    const ids = [...new Set(parsed.flatMap((list) => (list ?? []).filter((t) => t.startsWith(prefix)).map((t) => t.slice(prefix.length))))];
+  for (const { prefix, table, column } of SCOPED_ITEMS) {
+    const ids = [...new Set(concerns.flatMap((items) => (items ?? []).filter((t) => t.startsWith(prefix)).map((t) => t.slice(prefix.length))))];
     for (let i = 0; i < ids.length; i += CHUNK) {
       const chunk = ids.slice(i, i + CHUNK);
       const rows = db
@@ -45,15 +46,13 @@ export function receiptScopes(db: CaseDb, targetLists: readonly string[]): Recei
       for (const r of rows) known.set(`${prefix}${r.id}`, { tenant: r.tenant, classification: r.classification });
     }
   }
-  return parsed.map((list) => {
-    // A targets text that is not a list of strings cannot be scoped: nobody but the owner reads it.
-    if (list === null) return { tenants: [], rank: CLASSIFICATIONS.length - 1, unknown: true };
+  return concerns.map((items) => {
+    if (items === null) return { tenants: [], rank: CLASSIFICATIONS.length - 1, unknown: true };
     const tenants = new Set<string>();
     let rank = 0;
     let unknown = false;
-    for (const target of list) {
-      if (!SCOPED_TARGETS.some((s) => target.startsWith(s.prefix))) continue;
-      const item = known.get(target);
+    for (const ref of items) {
+      const item = known.get(ref);
       if (!item) {
         unknown = true;
         continue;

@@ -61,6 +61,9 @@ async function twoTenantCase(): Promise<void> {
     },
   });
   await rc.call('evidence:transition', { revisionId, to: 'VALIDATED', reason: 'checked' });
+  // Source documents are scoped like evidence: one in each compartment.
+  await rc.call('source:add', { title: 'HR interview notes', content: 'Interview about the night of 19 November.', mediaType: 'text/plain', tenant: 'acme', classification: 'restricted' });
+  await rc.call('source:add', { title: 'Globex proxy export', content: 'globex proxy export, full day', mediaType: 'text/plain', tenant: 'globex', classification: 'internal' });
 }
 
 describe('team init', () => {
@@ -234,6 +237,8 @@ describe('row-level security', () => {
       expect(rows.length).toBeGreaterThan(0);
       expect(text).not.toContain('proxy://globex');
       expect(text).not.toContain('ev-secret');
+      expect(text).not.toContain('HR interview');
+      expect(text).not.toContain('Globex proxy export');
       // What reviewers cannot do at all: write, or change what they are cleared for.
       await expect(faye.query("UPDATE erwb.team_member SET max_rank = 3 WHERE actor_id = 'faye'")).rejects.toThrow(/permission denied/);
       await expect(faye.query('INSERT INTO erwb.team_case (case_id, name) VALUES ($1, $2)', ['x', 'y'])).rejects.toThrow(/permission denied/);
@@ -278,7 +283,7 @@ describe('row-level security', () => {
         expect(check.firstBroken).toBeNull();
         seen[actorId] = { verified: check.verified, throughSeal: check.throughSeal };
         // Through the seal, nothing of what a hidden receipt says reaches the reader.
-        expect(JSON.stringify(served.filter((r) => !r.readable))).not.toMatch(/proxy:\/\/globex|ev-secret|ev-acme/);
+        expect(JSON.stringify(served.filter((r) => !r.readable))).not.toMatch(/proxy:\/\/globex|ev-secret|ev-acme|HR interview|Globex proxy/);
       } finally {
         await client.end();
       }
