@@ -133,6 +133,36 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
       GRANT SELECT ON erwb.team_case, erwb.team_member, erwb.team_receipt, erwb.team_receipt_body TO ${TEAM_READER_ROLE};
     `,
   },
+  {
+    version: 20,
+    name: 'evidence content',
+    sql: `
+      -- What receipts carry only as digests: the text of each evidence revision and source
+      -- document, sent with the first receipt that names it, readable within its own compartment.
+      CREATE TABLE erwb.team_content (
+        case_id        text NOT NULL,
+        item           text NOT NULL CHECK (item ~ '^(revision|source):'),
+        seq            bigint NOT NULL,
+        media_type     text NOT NULL,
+        content        text NOT NULL,
+        content_sha256 text NOT NULL CHECK (content_sha256 ~ '^[0-9a-f]{64}$'),
+        tenant         text NOT NULL,
+        rank           smallint NOT NULL CHECK (rank BETWEEN 0 AND 3),
+        PRIMARY KEY (case_id, item),
+        FOREIGN KEY (case_id, seq) REFERENCES erwb.team_receipt (case_id, seq)
+      );
+      CREATE TRIGGER team_content_append_only BEFORE UPDATE OR DELETE ON erwb.team_content
+        FOR EACH ROW EXECUTE FUNCTION erwb.refuse_change();
+      ALTER TABLE erwb.team_content ENABLE ROW LEVEL SECURITY;
+      CREATE POLICY cleared_reads ON erwb.team_content FOR SELECT
+        USING (EXISTS (
+          SELECT 1 FROM erwb.team_member m
+          WHERE m.case_id = team_content.case_id AND m.role_name = current_user
+            AND team_content.rank <= m.max_rank AND (m.all_tenants OR team_content.tenant = ANY (m.tenants))));
+      REVOKE ALL ON erwb.team_content FROM PUBLIC;
+      GRANT SELECT ON erwb.team_content TO ${TEAM_READER_ROLE};
+    `,
+  },
 ];
 
 export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;

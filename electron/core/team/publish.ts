@@ -1,4 +1,5 @@
 import type { ClientBase } from 'pg';
+import type { Classification } from '../../../shared/domain/enums';
 import { RECEIPT_COLUMNS, type ReceiptRow } from '../audit/receipts';
 import { verifyChain } from '../audit/verify';
 import { conflict, notFound } from '../errors';
@@ -6,7 +7,7 @@ import { readCaseMeta } from '../services/caseMeta';
 import { classificationRank, receiptScopes } from './receiptScope';
 import { listActors } from '../store/actorRows';
 import type { CaseDb } from '../store/caseFile';
-import { appendReceipts, createTeamCase, inTransaction, registerMembers, teamHead, type TeamHead } from './teamStore';
+import { appendReceipts, createTeamCase, inTransaction, registerMembers, teamHead, type TeamContent, type TeamHead } from './teamStore';
 
 export interface PushProgress {
   pushed: number;
@@ -71,9 +72,49 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
     const rows = read.all(head.seq, batch) as ReceiptRow[];
     if (rows.length === 0) break;
     const scopes = receiptScopes(db, rows);
-    head = await appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })));
+    const content = await contentNamedBy(db, client, caseId, rows);
+    head = await appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })), content);
     pushed += rows.length;
     options.onProgress?.({ pushed, total, head });
   }
   return { pushed, total, head };
+}
+
+const CONTENT_TABLES = [
+  { prefix: 'revision:', sql: 'SELECT revision_id AS id, media_type, content, content_sha256, tenant, classification FROM evidence_revision WHERE revision_id = ?' },
+  { prefix: 'source:', sql: 'SELECT source_id AS id, media_type, content, content_sha256, tenant, classification FROM source_document WHERE source_id = ?' },
+] as const;
+
+/**
+ * The evidence and source texts a batch of receipts names that the server does not hold yet,
+ * each with the first receipt of the batch that names it (a revision's ingest, a source's add).
+ */
+async function contentNamedBy(db: CaseDb, client: ClientBase, caseId: string, rows: readonly ReceiptRow[]): Promise<TeamContent[]> {
+  const firstSeq = new Map<string, number>();
+  for (const r of rows) {
+    let targets: unknown;
+    try {
+      targets = JSON.parse(r.targets);
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(targets)) continue;
+    for (const t of targets) {
+      if (typeof t === 'string' && CONTENT_TABLES.some((c) => t.startsWith(c.prefix)) && !firstSeq.has(t)) firstSeq.set(t, r.seq);
+    }
+  }
+  if (firstSeq.size === 0) return [];
+  const { rows: held } = await client.query<{ item: string }>('SELECT item FROM erwb.team_content WHERE case_id = $1 AND item = ANY ($2::text[])', [caseId, [...firstSeq.keys()]]);
+  for (const h of held) firstSeq.delete(h.item);
+  const out: TeamContent[] = [];
+  for (const [item, seq] of firstSeq) {
+    const table = CONTENT_TABLES.find((c) => item.startsWith(c.prefix))!;
+    const row = db.prepare(table.sql).get(item.slice(table.prefix.length)) as
+      | { id: string; media_type: string; content: string; content_sha256: string; tenant: string; classification: Classification }
+      | undefined;
+    // A receipt can name an item this file does not hold only if the file was edited; publish verified it.
+    if (!row) continue;
+    out.push({ item, seq, mediaType: row.media_type, content: row.content, contentSha256: row.content_sha256, tenant: row.tenant, rank: classificationRank(row.classification) });
+  }
+  return out;
 }

@@ -9,7 +9,10 @@ import { sealedDigest, type ReceiptRow } from '../audit/receipts';
 import { checkServedChain } from './servedChain';
 import { readCaseMeta } from '../services/caseMeta';
 import { listActors } from '../store/actorRows';
-import { TEAM_SCHEMA_VERSION } from './migrations';
+import { canSee } from '../store/acl';
+import { sha256Hex } from '../crypto';
+import type { Classification } from '../../../shared/domain/enums';
+import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from './migrations';
 import { publishCase, pushCase } from './publish';
 import { appendReceipts, GENESIS_HEAD, initTeamStore, readReceipts, teamHead, teamRoleName, type TeamReceipt } from './teamStore';
 
@@ -36,6 +39,13 @@ async function connectAs(actorId: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: cluster.urlAs(teamRoleName(actorId)) });
   await client.connect();
   return client;
+}
+
+interface LocalItem {
+  id: string;
+  content: string;
+  tenant: string;
+  classification: Classification;
 }
 
 const caseRows = (): ReceiptRow[] => rc.session.db().prepare('SELECT * FROM audit_receipt ORDER BY seq').all() as ReceiptRow[];
@@ -70,7 +80,7 @@ describe('team init', () => {
   it('creates the schema once and is a no-op the second time', async () => {
     expect(await initTeamStore(admin)).toEqual({ from: TEAM_SCHEMA_VERSION, to: TEAM_SCHEMA_VERSION });
     const { rows } = await admin.query('SELECT version FROM erwb.team_schema ORDER BY version');
-    expect(rows.map((r: { version: number }) => r.version)).toEqual([TEAM_SCHEMA_VERSION]);
+    expect(rows.map((r: { version: number }) => r.version)).toEqual(TEAM_MIGRATIONS.map((m) => m.version));
   });
 
   it('refuses a server whose team schema is newer than this build', async () => {
@@ -312,5 +322,42 @@ describe('row-level security', () => {
     } finally {
       await faye.end();
     }
+  });
+  it('sends each evidence and source text once, and shows it to exactly the reviewers the workbench would', async () => {
+    await twoTenantCase();
+    const db = rc.session.db();
+    const { caseId } = readCaseMeta(db);
+    await publishCase(db, admin, { batch: 4 });
+    const local = [
+      ...(db.prepare('SELECT revision_id AS id, content, tenant, classification FROM evidence_revision').all() as LocalItem[]).map((r) => ({ ...r, item: `revision:${r.id}` })),
+      ...(db.prepare('SELECT source_id AS id, content, tenant, classification FROM source_document').all() as LocalItem[]).map((r) => ({ ...r, item: `source:${r.id}` })),
+    ];
+    const { rows: all } = await admin.query<{ item: string; content: string; content_sha256: string }>('SELECT item, content, content_sha256 FROM erwb.team_content WHERE case_id = $1', [caseId]);
+    expect(all.map((r) => r.item).sort()).toEqual(local.map((r) => r.item).sort());
+    for (const r of all) expect(r.content_sha256).toBe(sha256Hex(r.content));
+    for (const actor of listActors(db)) {
+      const client = await connectAs(actor.actorId);
+      try {
+        const { rows } = await client.query<{ item: string }>('SELECT item FROM erwb.team_content WHERE case_id = $1 ORDER BY item', [caseId]);
+        const cleared = local.filter((r) => canSee(actor, r)).map((r) => r.item).sort();
+        expect({ actor: actor.actorId, items: rows.map((r) => r.item) }).toEqual({ actor: actor.actorId, items: cleared });
+      } finally {
+        await client.end();
+      }
+    }
+    const faye = await connectAs('faye');
+    try {
+      const { rows } = await faye.query<{ content: string }>('SELECT content FROM erwb.team_content');
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.map((r) => r.content).join('\n')).not.toMatch(/globex-only|Interview about/);
+    } finally {
+      await faye.end();
+    }
+    // A later push sends only the texts the server does not hold yet.
+    await rc.evidence('ev-late');
+    await pushCase(db, admin);
+    const { rows: after } = await admin.query<{ item: string }>('SELECT item FROM erwb.team_content WHERE case_id = $1', [caseId]);
+    expect(after.length).toBe(all.length + 1);
+    expect(after.map((r) => r.item)).toContain('revision:ev-late@1');
   });
 });

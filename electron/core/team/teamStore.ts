@@ -107,6 +107,18 @@ export async function createTeamCase(client: ClientBase, caseId: string, name: s
 
 export type TeamReceipt = ReceiptRow & { scope: ReceiptScope };
 
+/** The text of an evidence revision or source document, sent with the receipt that first names it. */
+export interface TeamContent {
+  /** `revision:<id>` or `source:<id>`. */
+  item: string;
+  seq: number;
+  mediaType: string;
+  content: string;
+  contentSha256: string;
+  tenant: string;
+  rank: number;
+}
+
 /**
  * Appends receipts that extend `expected`, the head the caller last saw, in one transaction. The
  * head moves by compare-and-swap: when another append got there first, nothing is written and
@@ -114,7 +126,13 @@ export type TeamReceipt = ReceiptRow & { scope: ReceiptScope };
  * own constraints (one receipt per seq, each hanging off its predecessor's hash) are the
  * engine's, so even a caller that skipped this check could not fork the log.
  */
-export async function appendReceipts(client: ClientBase, caseId: string, expected: TeamHead, receipts: readonly TeamReceipt[]): Promise<TeamHead> {
+export async function appendReceipts(
+  client: ClientBase,
+  caseId: string,
+  expected: TeamHead,
+  receipts: readonly TeamReceipt[],
+  content: readonly TeamContent[] = [],
+): Promise<TeamHead> {
   if (receipts.length === 0) return expected;
   let prev = expected;
   for (const r of receipts) {
@@ -162,6 +180,14 @@ export async function appendReceipts(client: ClientBase, caseId: string, expecte
        SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
       [caseId, col('seq'), col('targets'), col('body'), col('pre_state_fp'), col('post_state_fp'), col('artifact_digests'), col('salt')],
     );
+    if (content.length > 0) {
+      const of = <K extends keyof TeamContent>(k: K) => content.map((c) => c[k]);
+      await client.query(
+        `INSERT INTO erwb.team_content (case_id, item, seq, media_type, content, content_sha256, tenant, rank)
+         SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[])`,
+        [caseId, of('item'), of('seq'), of('mediaType'), of('content'), of('contentSha256'), of('tenant'), of('rank')],
+      );
+    }
     return prev;
   });
 }
