@@ -323,6 +323,31 @@ describe('row-level security', () => {
       await faye.end();
     }
   });
+
+  it('has a reader cleared for a receipt catch a seal digest changed on the server, not only the readers who verify through it', async () => {
+    await twoTenantCase();
+    const db = rc.session.db();
+    const { caseId } = readCaseMeta(db);
+    await publishCase(db, admin);
+    const { rows } = await admin.query<{ seq: string }>(`SELECT seq FROM erwb.team_receipt_body WHERE case_id = $1 AND body LIKE '%proxy://globex%' ORDER BY seq LIMIT 1`, [caseId]);
+    const edited = Number(rows[0]!.seq);
+    await admin.query('ALTER TABLE erwb.team_receipt DISABLE TRIGGER team_receipt_append_only');
+    await admin.query(`UPDATE erwb.team_receipt SET content_digest = repeat('a', 64) WHERE case_id = $1 AND seq = $2`, [caseId, edited]);
+    await admin.query('ALTER TABLE erwb.team_receipt ENABLE TRIGGER team_receipt_append_only');
+    for (const [actorId, reason] of [
+      // gus reads the body: its own digest still gives the stored hash, so only holding the body
+      // to the served digest shows the server lies to the others.
+      ['gus', 'what the receipt says does not match its seal digest'],
+      ['faye', 'hash does not cover the receipt as served'],
+    ] as const) {
+      const client = await connectAs(actorId);
+      try {
+        expect(checkServedChain(await readReceipts(client, caseId, 0, 10_000)).firstBroken).toEqual({ seq: edited, reason });
+      } finally {
+        await client.end();
+      }
+    }
+  });
   it('sends each evidence and source text once, and shows it to exactly the reviewers the workbench would', async () => {
     await twoTenantCase();
     const db = rc.session.db();
