@@ -51,8 +51,13 @@ async function main() {
 
     await client.connect();
     await initTeamStore(client);
+    // The baseline's tables hold the same columns, keyed for paging like ours, with no checks,
+    // foreign keys, triggers or policies.
     await client.query(`CREATE TABLE bare_receipt (case_id text, seq bigint, prev_hash text, hash text, at text, actor text, action text,
-      signer text, signature text, targets text, body text, pre_state_fp text, post_state_fp text, artifact_digests text)`);
+      signer text, signature text, targets text, body text, pre_state_fp text, post_state_fp text, artifact_digests text, salt text,
+      PRIMARY KEY (case_id, seq))`);
+    await client.query(`CREATE TABLE bare_content (case_id text, item text, seq bigint, media_type text, content text, content_sha256 text, tenant text, rank smallint,
+      PRIMARY KEY (case_id, item))`);
 
     // Each run pushes the whole case under a new case id onto the same server, so later runs also
     // pay for the rows earlier ones left (as a real server would).
@@ -64,6 +69,14 @@ async function main() {
       db.prepare("UPDATE case_meta SET value = ? WHERE key = 'case_id'").run(id);
       await createTeamCase(client, id, 'bench');
       pushMs.push(await timed(() => pushCase(db, client, { batch: BATCH })));
+      // The same rows the push wrote (receipts, bodies and the evidence texts), bare.
+      const { rows: content } = await client.query<{ item: string; seq: string; media_type: string; content: string; content_sha256: string; tenant: string; rank: number }>(
+        'SELECT item, seq, media_type, content, content_sha256, tenant, rank FROM erwb.team_content WHERE case_id = $1 ORDER BY seq', [id]);
+      const textsOf = new Map<number, typeof content>();
+      for (const c of content) {
+        const start = Math.floor((Number(c.seq) - rows[0]!.seq) / BATCH) * BATCH;
+        textsOf.set(start, [...(textsOf.get(start) ?? []), c]);
+      }
       bareMs.push(
         await timed(async () => {
           for (let i = 0; i < rows.length; i += BATCH) {
@@ -71,9 +84,16 @@ async function main() {
             const col = <K extends keyof ReceiptRow>(k: K) => chunk.map((r) => r[k]);
             await client.query(
               `INSERT INTO bare_receipt SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                 $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])`,
+                 $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])`,
               [`${id}-bare`, col('seq'), col('prev_hash'), col('hash'), col('at'), col('actor'), col('action'), col('signer'), col('signature'),
-                col('targets'), col('body'), col('pre_state_fp'), col('post_state_fp'), col('artifact_digests')],
+                col('targets'), col('body'), col('pre_state_fp'), col('post_state_fp'), col('artifact_digests'), col('salt')],
+            );
+            const texts = textsOf.get(i) ?? [];
+            if (texts.length === 0) continue;
+            const of = <K extends keyof (typeof content)[number]>(k: K) => texts.map((c) => c[k]);
+            await client.query(
+              `INSERT INTO bare_content SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[])`,
+              [`${id}-bare`, of('item'), of('seq'), of('media_type'), of('content'), of('content_sha256'), of('tenant'), of('rank')],
             );
           }
         }),
@@ -82,7 +102,7 @@ async function main() {
     db.prepare("UPDATE case_meta SET value = ? WHERE key = 'case_id'").run(caseId);
     const push = median(pushMs);
     const bare = median(bareMs);
-    report('push (receipts, scopes, members; a transaction per batch)', {
+    report('push (receipts, bodies, evidence texts; a transaction per batch)', {
       receipts: rows.length, batch: BATCH, median_ms: push.toFixed(0), receipts_per_s: Math.round(rows.length / (push / 1000)),
       baseline_bare_insert_ms: bare.toFixed(0), baseline_per_s: Math.round(rows.length / (bare / 1000)), ratio_of_baseline: (bare / push).toFixed(2),
     });

@@ -161,11 +161,11 @@ test('on a generated case of 10,000 claims: the queue draws a screenful, reads o
   const later = (await app.ok('review:page', { limit: 150 })).items[149]!;
   const queueList = page.getByTestId('review-queue');
   await queueList.locator('xpath=..').evaluate((el) => el.scrollTo(0, el.scrollHeight));
-  // Every entry is 96 px: past 100 of them, the second page is in.
-  await expect.poll(() => queueList.evaluate((ul) => ul.scrollHeight)).toBeGreaterThan(100 * 96);
+  // Every entry is 124 px: past 100 of them, the second page is in.
+  await expect.poll(() => queueList.evaluate((ul) => ul.scrollHeight)).toBeGreaterThan(100 * 124);
   await queueList.evaluate((ul) => {
     const pane = ul.parentElement!;
-    pane.scrollTo(0, ul.getBoundingClientRect().top - pane.getBoundingClientRect().top + pane.scrollTop + 149 * 96 - 200);
+    pane.scrollTo(0, ul.getBoundingClientRect().top - pane.getBoundingClientRect().top + pane.scrollTop + 149 * 124 - 200);
   });
   await expect(page.getByTestId(`review-entry-${later.claimId}`)).toBeVisible();
   expect(await entries.count()).toBeLessThan(40);

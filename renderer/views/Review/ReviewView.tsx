@@ -17,7 +17,8 @@ import { InertLabel } from '../../components/InertLabel';
 
 const RememberedReviewFilter = z.enum(REVIEW_FILTER_IDS);
 /** Every entry is this tall (three lines, each cut to the width), so the queue is drawn a screenful at a time. */
-const ENTRY_PX = 96;
+// Room for a wrapped third line (what is owed, the quorum tier and an unsettled projection).
+const ENTRY_PX = 124;
 const PAGE = 100;
 const AWAITING_LABEL = { approve: 'yours to approve', vote: 'your vote is owed' } as const;
 
@@ -102,7 +103,7 @@ export function ReviewView() {
                     <code className="small">{item.claimId}</code>
                   </span>
                   <span className="queue-text"><InertLabel text={item.statement} /></span>
-                  <span className="entry-line small muted">
+                  <span className="entry-line entry-meta small muted">
                     {item.awaitingMe && (
                       <span className="tag awaiting" data-testid={`review-entry-awaiting-${item.claimId}`}>
                         {AWAITING_LABEL[item.awaitingMe]}
