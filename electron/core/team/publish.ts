@@ -107,9 +107,10 @@ async function contentNamedBy(db: CaseDb, client: ClientBase, caseId: string, ro
   const { rows: held } = await client.query<{ item: string }>('SELECT item FROM erwb.team_content WHERE case_id = $1 AND item = ANY ($2::text[])', [caseId, [...firstSeq.keys()]]);
   for (const h of held) firstSeq.delete(h.item);
   const out: TeamContent[] = [];
+  const reads = CONTENT_TABLES.map((c) => ({ prefix: c.prefix, read: db.prepare(c.sql) }));
   for (const [item, seq] of firstSeq) {
-    const table = CONTENT_TABLES.find((c) => item.startsWith(c.prefix))!;
-    const row = db.prepare(table.sql).get(item.slice(table.prefix.length)) as
+    const table = reads.find((c) => item.startsWith(c.prefix))!;
+    const row = table.read.get(item.slice(table.prefix.length)) as
       | { id: string; media_type: string; content: string; content_sha256: string; tenant: string; classification: Classification }
       | undefined;
     // A receipt can name an item this file does not hold only if the file was edited; publish verified it.
