@@ -5,7 +5,7 @@ import { WorkbenchError } from '../core/errors';
 import { readCaseMeta } from '../core/services/caseMeta';
 import { openReader, schemaVersion, type CaseDb } from '../core/store/caseFile';
 import { LATEST_VERSION } from '../core/store/migrations';
-import { publishCase, pushCase, type PushProgress } from '../core/team/publish';
+import { holdsHead, publishCase, pushCase, type PushProgress } from '../core/team/publish';
 import { initTeamStore, teamHead, teamRoleName } from '../core/team/teamStore';
 import { listActors } from '../core/store/actorRows';
 
@@ -97,11 +97,10 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
         out.stdout(`case ${caseId} is not on this server (local head seq ${local.seq})\n`);
         return 0;
       }
-      const serverHashHere = (db.prepare('SELECT hash FROM audit_receipt WHERE seq = ?').get(server.seq) as { hash: string } | undefined)?.hash;
       const relation =
         server.seq === local.seq && server.hash === local.hash
           ? 'in step'
-          : serverHashHere === server.hash
+          : holdsHead(db, server)
             ? `ahead of the server by ${local.seq - server.seq} receipts`
             : `behind: the server holds receipts up to seq ${server.seq} that this file does not`;
       out.stdout(`case ${caseId}: local head seq ${local.seq}, server head seq ${server.seq}; ${relation}\n`);

@@ -19,7 +19,8 @@ export function chainHead(db: CaseDb): { seq: number; hash: string; head: string
   return { seq, hash, head: formatHead(seq, hash) };
 }
 
-function parseOr<T>(text: string, fallback: T): T {
+/** JSON.parse, or `fallback` for text that is not JSON (a tampered file may hold anything). */
+export function parseOr<T>(text: string, fallback: T): T {
   try {
     return JSON.parse(text) as T;
   } catch {

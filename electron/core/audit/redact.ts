@@ -2,6 +2,7 @@ import type { ChainVerification, ReceiptView } from '../../../shared/ipc/channel
 import type { Actor } from '../context';
 import { aclFilter } from '../store/acl';
 import { concernedItems, SCOPED_ITEMS } from './receiptConcerns';
+import { parseOr } from './receiptViews';
 import type { CaseDb } from '../store/caseFile';
 
 /**
@@ -50,15 +51,8 @@ export function redactVerification(db: CaseDb, actor: Actor, v: ChainVerificatio
   if (!v.firstBroken) return v;
   const row = db.prepare('SELECT action, targets, body FROM audit_receipt WHERE seq = ?').get(v.firstBroken.seq) as { action: string; targets: string; body: string } | undefined;
   // A targets or body column that is not JSON (a tampered file) names nothing to withhold.
-  const parse = (text: string | undefined): unknown => {
-    try {
-      return text === undefined ? null : JSON.parse(text);
-    } catch {
-      return null;
-    }
-  };
-  const targets = parse(row?.targets);
-  const concerns = concernedItems(row?.action ?? '', Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [], () => parse(row?.body));
+  const targets = parseOr<unknown>(row?.targets ?? '[]', null);
+  const concerns = concernedItems(row?.action ?? '', Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [], () => parseOr<unknown>(row?.body ?? '{}', null));
   if (hiddenItems(db, actor, concerns).size === 0) return v;
   return {
     ...v,

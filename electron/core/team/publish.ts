@@ -1,6 +1,7 @@
 import type { ClientBase } from 'pg';
 import type { Classification } from '../../../shared/domain/enums';
 import { RECEIPT_COLUMNS, type ReceiptRow } from '../audit/receipts';
+import { parseOr } from '../audit/receiptViews';
 import { verifyChain } from '../audit/verify';
 import { conflict, notFound } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
@@ -47,6 +48,13 @@ async function registerCaseMembers(db: CaseDb, client: ClientBase, caseId: strin
   );
 }
 
+/** Whether this case file holds the server's head (the same receipt at its seq): it is not behind. */
+export function holdsHead(db: CaseDb, head: TeamHead): boolean {
+  if (head.seq === 0) return true;
+  const local = db.prepare('SELECT hash FROM audit_receipt WHERE seq = ?').get(head.seq) as { hash: string } | undefined;
+  return local?.hash === head.hash;
+}
+
 /**
  * Sends the receipts the server lacks, oldest first, a batch per transaction. The server's head
  * must be a receipt of this file (same seq, same hash): a server that moved on with receipts
@@ -57,11 +65,8 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
   const { caseId } = readCaseMeta(db);
   let head = await teamHead(client, caseId);
   if (!head) throw notFound(`team push: case ${caseId} is not on this server; publish it first`);
-  if (head.seq > 0) {
-    const local = db.prepare('SELECT hash FROM audit_receipt WHERE seq = ?').get(head.seq) as { hash: string } | undefined;
-    if (local?.hash !== head.hash) {
-      throw conflict(`team push: the server holds receipts up to seq ${head.seq} that this case file does not have; pull first`);
-    }
+  if (!holdsHead(db, head)) {
+    throw conflict(`team push: the server holds receipts up to seq ${head.seq} that this case file does not have; pull first`);
   }
   // New reviewers join the case on the server before their receipts arrive.
   await inTransaction(client, () => registerCaseMembers(db, client, caseId));
@@ -92,12 +97,7 @@ const CONTENT_TABLES = [
 async function contentNamedBy(db: CaseDb, client: ClientBase, caseId: string, rows: readonly ReceiptRow[]): Promise<TeamContent[]> {
   const firstSeq = new Map<string, number>();
   for (const r of rows) {
-    let targets: unknown;
-    try {
-      targets = JSON.parse(r.targets);
-    } catch {
-      continue;
-    }
+    const targets = parseOr<unknown>(r.targets, null);
     if (!Array.isArray(targets)) continue;
     for (const t of targets) {
       if (typeof t === 'string' && CONTENT_TABLES.some((c) => t.startsWith(c.prefix)) && !firstSeq.has(t)) firstSeq.set(t, r.seq);

@@ -1,13 +1,14 @@
 import { CLASSIFICATIONS, type Classification } from '../../../shared/domain/enums';
 import { concernedItems, SCOPED_ITEMS } from '../audit/receiptConcerns';
+import { parseOr } from '../audit/receiptViews';
 import type { CaseDb } from '../store/caseFile';
 
 /**
  * What a receipt concerns, for the team server's row-level security: the tenants and the highest
- * classification of the claims, revisions and source documents it concerns (receiptConcerns.ts). A reader may see what the receipt says
- * only when every one of those items is within their clearance, which is the workbench's own
- * redaction rule (redact.ts) restated as data the server can filter on; team.rls.test.ts holds
- * the two equal reviewer by reviewer. A target the case does not hold (the workbench withholds
+ * classification of the claims, revisions and source documents it concerns (receiptConcerns.ts).
+ * A reader may see what the receipt says only when every one of those items is within their
+ * clearance, which is the workbench's own redaction rule (redact.ts) restated as data the server
+ * can filter on; team.test.ts holds the two equal reviewer by reviewer. A target the case does not hold (the workbench withholds
  * such a receipt from everyone) makes the scope unknown.
  */
 export interface ReceiptScope {
@@ -22,18 +23,11 @@ const CHUNK = 500;
 
 /** The scope of each receipt (as stored: canonical JSON targets and body), in the order given. */
 export function receiptScopes(db: CaseDb, receipts: readonly { action: string; targets: string; body: string }[]): ReceiptScope[] {
-  const parse = (text: string): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-  };
   const concerns = receipts.map((r) => {
-    const list = parse(r.targets);
+    const list = parseOr<unknown>(r.targets, null);
     // A targets text that is not a list of strings cannot be scoped: nobody but the owner reads it.
     if (!Array.isArray(list) || !list.every((t) => typeof t === 'string')) return null;
-    return concernedItems(r.action, list, () => parse(r.body));
+    return concernedItems(r.action, list, () => parseOr<unknown>(r.body, null));
   });
   const known = new Map<string, { tenant: string; classification: Classification }>();
   for (const { prefix, table, column } of SCOPED_ITEMS) {

@@ -35,10 +35,15 @@ beforeEach(async () => {
 });
 afterEach(() => rc.cleanup());
 
-async function connectAs(actorId: string): Promise<pg.Client> {
+/** Runs `read` on a connection as the reviewer's own PostgreSQL role, as they would with psql. */
+async function asReviewer(actorId: string, read: (client: pg.Client) => Promise<void>): Promise<void> {
   const client = new pg.Client({ connectionString: cluster.urlAs(teamRoleName(actorId)) });
   await client.connect();
-  return client;
+  try {
+    await read(client);
+  } finally {
+    await client.end();
+  }
 }
 
 interface LocalItem {
@@ -222,16 +227,13 @@ describe('row-level security', () => {
     const all = listReceipts(db, 100_000);
     for (const actor of listActors(db)) {
       const shown = redactReceipts(db, actor, all).filter((r) => r.targets[0] !== 'hidden').map((r) => r.seq).sort((a, b) => a - b);
-      const client = await connectAs(actor.actorId);
-      try {
+      await asReviewer(actor.actorId, async (client) => {
         const { rows } = await client.query<{ seq: string }>('SELECT seq FROM erwb.team_receipt_body WHERE case_id = $1 ORDER BY seq', [caseId]);
         expect({ actor: actor.actorId, seqs: rows.map((r) => Number(r.seq)) }).toEqual({ actor: actor.actorId, seqs: shown });
         // The chain's place of every receipt stays visible to every member.
         const chain = await client.query('SELECT count(*)::int AS n FROM erwb.team_receipt WHERE case_id = $1', [caseId]);
         expect(chain.rows[0].n).toBe(all.length);
-      } finally {
-        await client.end();
-      }
+      });
     }
   });
 
@@ -240,8 +242,7 @@ describe('row-level security', () => {
     const db = rc.session.db();
     const { caseId } = readCaseMeta(db);
     await publishCase(db, admin);
-    const faye = await connectAs('faye');
-    try {
+    await asReviewer('faye', async (faye) => {
       const { rows } = await faye.query<{ body: string }>('SELECT body FROM erwb.team_receipt_body WHERE case_id = $1', [caseId]);
       const text = rows.map((r) => r.body).join('\n');
       expect(rows.length).toBeGreaterThan(0);
@@ -252,17 +253,12 @@ describe('row-level security', () => {
       // What reviewers cannot do at all: write, or change what they are cleared for.
       await expect(faye.query("UPDATE erwb.team_member SET max_rank = 3 WHERE actor_id = 'faye'")).rejects.toThrow(/permission denied/);
       await expect(faye.query('INSERT INTO erwb.team_case (case_id, name) VALUES ($1, $2)', ['x', 'y'])).rejects.toThrow(/permission denied/);
-    } finally {
-      await faye.end();
-    }
-    const gus = await connectAs('gus');
-    try {
+    });
+    await asReviewer('gus', async (gus) => {
       const { rows } = await gus.query<{ body: string }>('SELECT body FROM erwb.team_receipt_body WHERE case_id = $1', [caseId]);
       expect(rows.map((r) => r.body).join('\n')).toContain('proxy://globex/1');
       expect(rows.map((r) => r.body).join('\n')).not.toContain('ev-acme');
-    } finally {
-      await gus.end();
-    }
+    });
     // A reviewer of another case (a role that exists, but no membership here) sees no trace of it.
     await admin.query(`INSERT INTO erwb.team_case (case_id, name) VALUES ('other-case', 'Other')`);
     await admin.query(`CREATE ROLE stranger LOGIN IN ROLE erwb_reader`);
@@ -286,17 +282,14 @@ describe('row-level security', () => {
     const n = caseRows().length;
     const seen: Record<string, { verified: number; throughSeal: number }> = {};
     for (const actorId of ['faye', 'gus', 'bob']) {
-      const client = await connectAs(actorId);
-      try {
+      await asReviewer(actorId, async (client) => {
         const served = await readReceipts(client, caseId, 0, 10_000);
         const check = checkServedChain(served);
         expect(check.firstBroken).toBeNull();
         seen[actorId] = { verified: check.verified, throughSeal: check.throughSeal };
         // Through the seal, nothing of what a hidden receipt says reaches the reader.
         expect(JSON.stringify(served.filter((r) => !r.readable))).not.toMatch(/proxy:\/\/globex|ev-secret|ev-acme|HR interview|Globex proxy/);
-      } finally {
-        await client.end();
-      }
+      });
     }
     expect(seen.faye!.verified).toBe(n);
     expect(seen.gus!.verified).toBe(n);
@@ -310,18 +303,12 @@ describe('row-level security', () => {
     await admin.query('ALTER TABLE erwb.team_receipt_body DISABLE TRIGGER team_receipt_body_append_only');
     await admin.query(`UPDATE erwb.team_receipt_body SET body = replace(body, 'proxy://globex/1', 'proxy://globex/2') WHERE case_id = $1 AND seq = $2`, [caseId, edited]);
     await admin.query('ALTER TABLE erwb.team_receipt_body ENABLE TRIGGER team_receipt_body_append_only');
-    const gus = await connectAs('gus');
-    try {
+    await asReviewer('gus', async (gus) => {
       expect(checkServedChain(await readReceipts(gus, caseId, 0, 10_000)).firstBroken).toEqual({ seq: edited, reason: 'what the receipt says does not match its seal digest' });
-    } finally {
-      await gus.end();
-    }
-    const faye = await connectAs('faye');
-    try {
+    });
+    await asReviewer('faye', async (faye) => {
       expect(checkServedChain(await readReceipts(faye, caseId, 0, 10_000)).firstBroken).toBeNull();
-    } finally {
-      await faye.end();
-    }
+    });
   });
 
   it('has a reader cleared for a receipt catch a seal digest changed on the server, not only the readers who verify through it', async () => {
@@ -340,12 +327,9 @@ describe('row-level security', () => {
       ['gus', 'what the receipt says does not match its seal digest'],
       ['faye', 'hash does not cover the receipt as served'],
     ] as const) {
-      const client = await connectAs(actorId);
-      try {
+      await asReviewer(actorId, async (client) => {
         expect(checkServedChain(await readReceipts(client, caseId, 0, 10_000)).firstBroken).toEqual({ seq: edited, reason });
-      } finally {
-        await client.end();
-      }
+      });
     }
   });
   it('sends each evidence and source text once, and shows it to exactly the reviewers the workbench would', async () => {
@@ -361,23 +345,17 @@ describe('row-level security', () => {
     expect(all.map((r) => r.item).sort()).toEqual(local.map((r) => r.item).sort());
     for (const r of all) expect(r.content_sha256).toBe(sha256Hex(r.content));
     for (const actor of listActors(db)) {
-      const client = await connectAs(actor.actorId);
-      try {
+      await asReviewer(actor.actorId, async (client) => {
         const { rows } = await client.query<{ item: string }>('SELECT item FROM erwb.team_content WHERE case_id = $1 ORDER BY item', [caseId]);
         const cleared = local.filter((r) => canSee(actor, r)).map((r) => r.item).sort();
         expect({ actor: actor.actorId, items: rows.map((r) => r.item) }).toEqual({ actor: actor.actorId, items: cleared });
-      } finally {
-        await client.end();
-      }
+      });
     }
-    const faye = await connectAs('faye');
-    try {
+    await asReviewer('faye', async (faye) => {
       const { rows } = await faye.query<{ content: string }>('SELECT content FROM erwb.team_content');
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.map((r) => r.content).join('\n')).not.toMatch(/globex-only|Interview about/);
-    } finally {
-      await faye.end();
-    }
+    });
     // A later push sends only the texts the server does not hold yet.
     await rc.evidence('ev-late');
     await pushCase(db, admin);
