@@ -1,4 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
@@ -6,7 +8,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCaseMeta } from '../core/services/caseMeta';
 import { TEAM_SCHEMA_VERSION } from '../core/team/migrations';
-import { teamRoleName } from '../core/team/teamStore';
+import { readReceipts, teamRoleName } from '../core/team/teamStore';
+import { checkServedChain } from '../core/team/servedChain';
+import { TEST_PASSPHRASE } from '../testing/testCase';
 import { freePort, startPgCluster, type PgCluster } from '../testing/pgCluster';
 import { createReviewCase, type ReviewCase } from '../testing/reviewCase';
 import { runTeamCommand } from './teamCommand';
@@ -46,7 +50,7 @@ describe('npm run team', () => {
     const n = rc.receiptCount();
     expect(published.stdout).toContain(`pushed ${n} of ${n} receipts (head seq ${n})`);
     expect(published.stdout).toContain(`faye: ${teamRoleName('faye')}`);
-    expect((await team('status', rc.casePath, cluster.url)).stdout).toBe(`case ${caseId}: local head seq ${n}, server head seq ${n}; in step\n`);
+    expect((await team('status', rc.casePath, cluster.url)).stdout).toBe(`case ${caseId}: local head seq ${n}, server head seq ${n}; in step\nconverger: nobody; 0 revocation jobs open in this file\n`);
 
     await rc.bind('cl-1', 'ev-1@1');
     const m = rc.receiptCount();
@@ -66,6 +70,10 @@ describe('npm run team', () => {
 
   it('refuses what it cannot do, naming why, and writes nothing', async () => {
     expect((await team()).code).toBe(2);
+    // worker needs the reviewer it signs as; the other commands take no options.
+    expect((await team('worker', rc.casePath, cluster.url)).code).toBe(2);
+    expect((await team('push', rc.casePath, cluster.url, '--as', 'bob')).code).toBe(2);
+    expect((await team('worker', rc.casePath, cluster.url, '--as', 'bob', '--lease-ms', 'soon'))).toMatchObject({ code: 1, stderr: expect.stringContaining('--lease-ms: expected a whole number') as unknown });
     expect((await team('publish', rc.casePath)).code).toBe(2);
     expect((await team('frobnicate', 'x', 'y')).stderr).toContain('usage:');
     const unreachable = await team('init', `postgres://nobody@127.0.0.1:${await freePort()}/postgres`);
@@ -93,4 +101,71 @@ describe('npm run team', () => {
       await admin.end();
     }
   });
+});
+
+/** `npm run team -- worker …` as its own process, its stdout lines as they come. */
+function startTeamWorker(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/host/teamCli.ts', 'worker', rc.casePath, cluster.url, '--as', 'bob', '--user-data', join(rc.dir, 'user'), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ERWB_PASSPHRASE: TEST_PASSPHRASE },
+  });
+  const lines: string[] = [];
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += String(d)));
+  const seen = new Promise<void>((res, rej) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      if (line.startsWith('claimed job')) res();
+    });
+    child.on('exit', () => rej(new Error(`worker exited before claiming a job: ${stderr}\n${lines.join('\n')}`)));
+  });
+  const exited = new Promise<{ code: number | null; stderr: string }>((res) => child.on('exit', (code) => res({ code, stderr })));
+  return { child, lines, claimed: seen, exited };
+}
+
+describe('npm run team -- worker', () => {
+  it('survives a converger killed holding the lease: the next takes it over when it expires, and every job reaches the server once', async () => {
+    await rc.evidence('ev-2');
+    await rc.bind('cl-1', 'ev-2@1');
+    rc.as('bob');
+    await rc.call('evidence:transition', { revisionId: 'ev-2@1', to: 'REVOKED', reason: 'the capture was forged' });
+    expect((await team('push', rc.casePath, cluster.url)).code).toBe(0);
+    const { caseId } = readCaseMeta(rc.session.db());
+    const status = await team('status', rc.casePath, cluster.url);
+    expect(status.stdout).toMatch(/converger: nobody; [1-9]\d* revocation jobs open in this file/);
+
+    // The first converger takes the lease and a job, then is killed before it can do anything with them.
+    const first = startTeamWorker(['--lease-ms', '1500', '--pause-after-claim-ms', '60000']);
+    await first.claimed;
+    expect(first.lines[0]).toMatch(/^leased case .* \(token \d+\)$/);
+    expect((await team('status', rc.casePath, cluster.url)).stdout).toMatch(/converger: .*:\d+:\w+ \(lease until /);
+    // Another worker, told to not wait, is refused and does nothing.
+    const passphraseFile = join(rc.dir, 'bob.passphrase');
+    writeFileSync(passphraseFile, TEST_PASSPHRASE);
+    const busy = await team('worker', rc.casePath, cluster.url, '--as', 'bob', '--user-data', join(rc.dir, 'user'), '--passphrase-file', passphraseFile);
+    expect(busy).toMatchObject({ code: 1, stderr: expect.stringContaining('converges this case now; nothing was done') as unknown });
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = startTeamWorker(['--lease-ms', '1500', '--wait']);
+    const done = await second.exited;
+    expect(done.code, done.stderr).toBe(0);
+    expect(second.lines.at(-1)).toMatch(/^converged: [1-9]\d* jobs$/);
+
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    try {
+      const served = await readReceipts(admin, caseId, 0, 100_000);
+      const jobs = served.filter((r) => r.action === 'revocation:converge').map((r) => (r.readable ? (JSON.parse(r.body) as { jobId: number }).jobId : null));
+      expect(jobs.length).toBeGreaterThan(0);
+      expect(new Set(jobs).size).toBe(jobs.length);
+      const local = rc.session.db().prepare(`SELECT count(*) AS n FROM outbox_job WHERE status = 'DONE'`).get() as { n: number };
+      expect(jobs).toHaveLength(local.n);
+      expect(served.at(-1)!.seq).toBe(rc.receiptCount());
+      expect(checkServedChain(served).firstBroken).toBeNull();
+    } finally {
+      await admin.end();
+    }
+    expect((await team('status', rc.casePath, cluster.url)).stdout).toContain('in step\nconverger: nobody; 0 revocation jobs open in this file\n');
+  }, 60_000);
 });

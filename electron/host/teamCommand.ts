@@ -1,7 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { chainHead } from '../core/audit/receiptViews';
-import { WorkbenchError } from '../core/errors';
+import { invalid, WorkbenchError } from '../core/errors';
+import { defaultUserDataDir } from '../core/paths';
+import { readPassphrase } from '../core/passphraseInput';
+import { Session } from '../core/session';
+import { convergeCase } from '../core/team/converger';
+import { convergerStanding, DEFAULT_TEAM_LEASE_MS } from '../core/team/convergerLease';
+import { openJobCount } from '../core/worker/outbox';
 import { readCaseMeta } from '../core/services/caseMeta';
 import { openReader, schemaVersion, type CaseDb } from '../core/store/caseFile';
 import { LATEST_VERSION } from '../core/store/migrations';
@@ -14,6 +23,8 @@ export const TEAM_USAGE = `usage:
   npm run team -- publish <case-file> <postgres-url>
   npm run team -- push <case-file> <postgres-url>
   npm run team -- status <case-file> <postgres-url>
+  npm run team -- worker <case-file> <postgres-url> --as <reviewer> [--wait] [--lease-ms <ms>]
+      [--user-data <dir>] [--passphrase-fd <n> | --passphrase-file <path>]
 
 init creates (or brings up to date) the team schema on an existing PostgreSQL database: the
 receipt log, members and row-level security policies. Connect as a role that may create schemas
@@ -22,8 +33,12 @@ publish verifies the case file, then puts it on the server: the case, one Postgr
 per reviewer (erwb_<name>_<tag>, no password: set one with ALTER ROLE … PASSWORD), their clearance
 as row-level security, and every receipt. push sends the receipts the server does not have yet,
 in batches that each commit (a push cut off resumes where it stopped). status compares the case
-file's chain head with the server's.
-The case file is only read. Exit 0 on success, 1 on a refusal (its reason on stderr), 2 on bad usage.`;
+file's chain head with the server's, and names the case's converger.
+worker converges the case file's open revocation jobs as the case's one converger: it takes the
+case's lease on the server (refused while another worker holds it; --wait waits for it), signs
+each job's receipt as --as (passphrase read as the workbench CLI reads it) and pushes it under the
+lease. The case file must hold the server's head.
+publish, push and status only read the case file. Exit 0 on success, 1 on a refusal (its reason on stderr), 2 on bad usage.`;
 
 interface Out {
   stdout: (s: string) => void;
@@ -57,17 +72,32 @@ async function withServer<T>(url: string, work: (client: pg.Client) => Promise<T
 
 const progressLine = (p: PushProgress) => `pushed ${p.pushed} of ${p.total} receipts (head seq ${p.head.seq})`;
 
+const WORKER_OPTIONS = {
+  as: { type: 'string' },
+  wait: { type: 'boolean' },
+  'lease-ms': { type: 'string' },
+  'user-data': { type: 'string' },
+  'passphrase-fd': { type: 'string' },
+  'passphrase-file': { type: 'string' },
+  // Test hook: holds the lease after claiming a job, so a test can kill the worker there.
+  'pause-after-claim-ms': { type: 'string' },
+} as const;
+
+type WorkerValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof WORKER_OPTIONS }>>['values'];
+
 export async function runTeamCommand(args: string[], out: Out): Promise<number> {
   let positionals: string[];
+  let values: WorkerValues;
   try {
-    positionals = parseArgs({ args, allowPositionals: true, options: {} }).positionals;
+    ({ positionals, values } = parseArgs({ args, allowPositionals: true, options: WORKER_OPTIONS }));
   } catch (err) {
     out.stderr(`team: ${(err as Error).message}\n${TEAM_USAGE}\n`);
     return 2;
   }
   const [command, ...rest] = positionals;
   const wants = command === 'init' ? 1 : 2;
-  if (!command || !['init', 'publish', 'push', 'status'].includes(command) || rest.length !== wants) {
+  const optionsGiven = Object.keys(values).length > 0;
+  if (!command || !['init', 'publish', 'push', 'status', 'worker'].includes(command) || rest.length !== wants || (command === 'worker') !== optionsGiven || (command === 'worker' && !values.as)) {
     out.stderr(`${TEAM_USAGE}\n`);
     return 2;
   }
@@ -78,6 +108,7 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
       return 0;
     }
     const [casePath, url] = rest as [string, string];
+    if (command === 'worker') return await runWorker(casePath, url, values, out);
     const db = openCase(casePath);
     try {
       const onProgress = (p: PushProgress) => out.stderr(`${progressLine(p)}\n`);
@@ -92,7 +123,7 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
       }
       const { caseId } = readCaseMeta(db);
       const local = chainHead(db);
-      const server = await withServer(url, (client) => teamHead(client, caseId));
+      const [server, converger] = await withServer(url, async (client) => [await teamHead(client, caseId), await convergerStanding(client, caseId)] as const);
       if (!server) {
         out.stdout(`case ${caseId} is not on this server (local head seq ${local.seq})\n`);
         return 0;
@@ -104,6 +135,8 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
             ? `ahead of the server by ${local.seq - server.seq} receipts`
             : `behind: the server holds receipts up to seq ${server.seq} that this file does not`;
       out.stdout(`case ${caseId}: local head seq ${local.seq}, server head seq ${server.seq}; ${relation}\n`);
+      const who = converger.holder ? `${converger.holder} (lease until ${converger.expiresAt!.toISOString()})` : 'nobody';
+      out.stdout(`converger: ${who}; ${openJobCount(db)} revocation jobs open in this file\n`);
       return 0;
     } finally {
       db.close();
@@ -111,5 +144,58 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
   } catch (err) {
     out.stderr(`team ${command}: ${(err as Error).message}\n`);
     return 1;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** `team worker`: this case file's one converger on the server, signing as --as. */
+async function runWorker(casePath: string, url: string, values: WorkerValues, out: Out): Promise<number> {
+  const actorId = values.as!;
+  const leaseMs = values['lease-ms'] ? Number(values['lease-ms']) : DEFAULT_TEAM_LEASE_MS;
+  if (!Number.isInteger(leaseMs) || leaseMs < 100) throw invalid(`--lease-ms: expected a whole number of milliseconds, at least 100; got ${values['lease-ms']}`);
+  const pause = Number(values['pause-after-claim-ms'] ?? 0);
+  const session = new Session({ userDataDir: values['user-data'] ?? defaultUserDataDir(), log: (l) => out.stderr(`${l}\n`) });
+  try {
+    session.open(resolve(casePath));
+    const seat = session.seat('team-worker');
+    seat.unlock(actorId, await readPassphrase(actorId, { fd: values['passphrase-fd'], file: values['passphrase-file'] }));
+    const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    return await withServer(url, async (client) => {
+      for (;;) {
+        const run = await convergeCase(seat.context(), client, {
+          holder,
+          leaseMs,
+          onEvent: (e) =>
+            out.stdout(
+              e.kind === 'leased'
+                ? `leased case ${e.lease.caseId} as ${e.lease.holder} (token ${e.lease.token})\n`
+                : e.kind === 'claimed'
+                  ? `claimed job ${e.jobId}\n`
+                  : `done job ${e.outcome.jobId}: ${e.outcome.converged} claims converged (server head seq ${e.head})\n`,
+            ),
+          ...(pause > 0 ? { afterClaim: () => sleep(pause) } : {}),
+        });
+        if (run.status === 'converged') {
+          out.stdout(`converged: ${run.jobs.length} jobs\n`);
+          return 0;
+        }
+        if (run.status === 'lost') {
+          out.stderr(`team worker: the converger lease was taken over by ${run.heldBy ?? 'another worker'} after ${run.jobs.length} jobs; stopped\n`);
+          return 1;
+        }
+        if (!values.wait) {
+          out.stderr(
+            run.status === 'busy'
+              ? `team worker: ${run.heldBy ?? 'another worker'} converges this case now; nothing was done (--wait waits for its lease)\n`
+              : `team worker: ${run.openJobs} revocation jobs are under another worker's lease in this case file; ${run.jobs.length} converged (--wait waits for it)\n`,
+          );
+          return 1;
+        }
+        await sleep(Math.min(1000, leaseMs / 4));
+      }
+    });
+  } finally {
+    session.close();
   }
 }

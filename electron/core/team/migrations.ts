@@ -163,6 +163,58 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
       GRANT SELECT ON erwb.team_content TO ${TEAM_READER_ROLE};
     `,
   },
+  {
+    version: 30,
+    name: 'one converger per case',
+    sql: `
+      -- Revocation convergence writes receipts, so exactly one worker may run a case's outbox at a
+      -- time, across every machine that holds a replica. The lease is taken with FOR UPDATE SKIP
+      -- LOCKED (converger.ts): a worker never waits on another's take, it moves on. Each take raises
+      -- the token, which fences the lease: a worker whose lease expired and was taken over holds
+      -- an old token, and its receipts are refused below.
+      CREATE TABLE erwb.team_converger (
+        case_id          text PRIMARY KEY REFERENCES erwb.team_case,
+        holder           text,
+        token            bigint NOT NULL DEFAULT 0,
+        lease_expires_at timestamptz,
+        CHECK ((holder IS NULL) = (lease_expires_at IS NULL))
+      );
+      INSERT INTO erwb.team_converger (case_id) SELECT case_id FROM erwb.team_case;
+      CREATE FUNCTION erwb.add_converger() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO erwb.team_converger (case_id) VALUES (NEW.case_id);
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER team_case_converger AFTER INSERT ON erwb.team_case
+        FOR EACH ROW EXECUTE FUNCTION erwb.add_converger();
+
+      -- A convergence receipt is appended only by the live holder of its case's lease, named by the
+      -- appending transaction (set_config erwb.converger / erwb.converger_token, transaction-local).
+      -- FOR SHARE keeps the lease from being taken over until the append commits or rolls back.
+      CREATE FUNCTION erwb.converge_needs_lease() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM 1 FROM erwb.team_converger c
+          WHERE c.case_id = NEW.case_id
+            AND c.holder = current_setting('erwb.converger', true)
+            AND c.token::text = current_setting('erwb.converger_token', true)
+            AND c.lease_expires_at > clock_timestamp()
+          FOR SHARE;
+        IF NOT FOUND THEN
+          RAISE EXCEPTION 'receipt % of case % is a revocation:converge, and this transaction does not hold the case''s converger lease', NEW.seq, NEW.case_id
+            USING ERRCODE = 'lock_not_available';
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER team_receipt_converger BEFORE INSERT ON erwb.team_receipt
+        FOR EACH ROW WHEN (NEW.action = 'revocation:converge') EXECUTE FUNCTION erwb.converge_needs_lease();
+
+      ALTER TABLE erwb.team_converger ENABLE ROW LEVEL SECURITY;
+      CREATE POLICY member_reads ON erwb.team_converger FOR SELECT
+        USING (EXISTS (SELECT 1 FROM erwb.team_member m WHERE m.case_id = team_converger.case_id AND m.role_name = current_user));
+      REVOKE ALL ON erwb.team_converger FROM PUBLIC;
+      GRANT SELECT ON erwb.team_converger TO ${TEAM_READER_ROLE};
+    `,
+  },
 ];
 
 export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;

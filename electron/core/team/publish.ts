@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ClientBase } from 'pg';
 import type { Classification } from '../../../shared/domain/enums';
 import { RECEIPT_COLUMNS, type ReceiptRow } from '../audit/receipts';
@@ -8,6 +9,7 @@ import { readCaseMeta } from '../services/caseMeta';
 import { classificationRank, receiptScopes } from './receiptScope';
 import { listActors } from '../store/actorRows';
 import type { CaseDb } from '../store/caseFile';
+import { DEFAULT_TEAM_LEASE_MS, releaseConvergerLease, takeConvergerLease, convergerStanding, type ConvergerLease } from './convergerLease';
 import { appendReceipts, createTeamCase, inTransaction, registerMembers, teamHead, type TeamContent, type TeamHead } from './teamStore';
 
 export interface PushProgress {
@@ -20,6 +22,12 @@ export interface PushOptions {
   /** Receipts per transaction: each batch commits on its own, so a cut push resumes from the last. */
   batch?: number;
   onProgress?: (p: PushProgress) => void;
+  /**
+   * The case's converger lease, held by the worker pushing its convergence receipts. Without it,
+   * a push that carries convergence receipts (a desktop that converged offline) takes the lease for
+   * the push, and is refused while another worker holds it.
+   */
+  lease?: ConvergerLease;
 }
 
 /**
@@ -71,18 +79,32 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
   // New reviewers join the case on the server before their receipts arrive.
   await inTransaction(client, () => registerCaseMembers(db, client, caseId));
   const total = (db.prepare('SELECT count(*) AS n FROM audit_receipt WHERE seq > ?').get(head.seq) as { n: number }).n;
+  const converges = db.prepare(`SELECT 1 FROM audit_receipt WHERE seq > ? AND action = 'revocation:converge' LIMIT 1`).get(head.seq) !== undefined;
+  const lease = options.lease ?? (converges ? await leaseForPush(client, caseId) : undefined);
   const read = db.prepare(`SELECT ${RECEIPT_COLUMNS} FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT ?`);
   let pushed = 0;
-  for (;;) {
-    const rows = read.all(head.seq, batch) as ReceiptRow[];
-    if (rows.length === 0) break;
-    const scopes = receiptScopes(db, rows);
-    const content = await contentNamedBy(db, client, caseId, rows);
-    head = await appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })), content);
-    pushed += rows.length;
-    options.onProgress?.({ pushed, total, head });
+  try {
+    for (;;) {
+      const rows = read.all(head.seq, batch) as ReceiptRow[];
+      if (rows.length === 0) break;
+      const scopes = receiptScopes(db, rows);
+      const content = await contentNamedBy(db, client, caseId, rows);
+      head = await appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })), content, lease);
+      pushed += rows.length;
+      options.onProgress?.({ pushed, total, head });
+    }
+  } finally {
+    if (lease && !options.lease) await releaseConvergerLease(client, lease);
   }
   return { pushed, total, head };
+}
+
+/** The converger lease a push of convergence receipts takes for itself; refused while another worker converges the case. */
+async function leaseForPush(client: ClientBase, caseId: string): Promise<ConvergerLease> {
+  const lease = await takeConvergerLease(client, caseId, `push:${randomUUID()}`, DEFAULT_TEAM_LEASE_MS);
+  if (lease) return lease;
+  const { holder, expiresAt } = await convergerStanding(client, caseId);
+  throw conflict(`team push: this case file converged revocations offline, and ${holder ?? 'another worker'} converges case ${caseId} on the server${expiresAt ? ` (lease until ${expiresAt.toISOString()})` : ''}; nothing was pushed. Push again when it is done`);
 }
 
 const CONTENT_TABLES = [

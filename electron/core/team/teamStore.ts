@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ClientBase } from 'pg';
 import { GENESIS_HASH, sealedDigest, type ReceiptRow } from '../audit/receipts';
 import { conflict, invalid } from '../errors';
+import { actAsConverger, type ConvergerLease } from './convergerLease';
 import type { ReceiptScope } from './receiptScope';
 import { TEAM_MIGRATIONS, TEAM_READER_ROLE, TEAM_SCHEMA_VERSION } from './migrations';
 
@@ -124,7 +125,9 @@ export interface TeamContent {
  * head moves by compare-and-swap: when another append got there first, nothing is written and
  * the refusal names the head now on the server (the caller pulls and tries again). The chain's
  * own constraints (one receipt per seq, each hanging off its predecessor's hash) are the
- * engine's, so even a caller that skipped this check could not fork the log.
+ * engine's, so even a caller that skipped this check could not fork the log. Convergence receipts
+ * need the case's converger lease (`lease`, convergerLease.ts): without it the server refuses them
+ * and nothing is written.
  */
 export async function appendReceipts(
   client: ClientBase,
@@ -132,6 +135,7 @@ export async function appendReceipts(
   expected: TeamHead,
   receipts: readonly TeamReceipt[],
   content: readonly TeamContent[] = [],
+  lease?: ConvergerLease,
 ): Promise<TeamHead> {
   if (receipts.length === 0) return expected;
   let prev = expected;
@@ -142,6 +146,7 @@ export async function appendReceipts(
     prev = { seq: r.seq, hash: r.hash };
   }
   return inTransaction(client, async () => {
+    if (lease) await actAsConverger(client, lease);
     const moved = await client.query(
       `UPDATE erwb.team_case SET head_seq = $4, head_hash = $5
        WHERE case_id = $1 AND head_seq = $2 AND head_hash = $3`,
@@ -153,7 +158,7 @@ export async function appendReceipts(
       throw conflict(`team push: the server's head moved to seq ${now.seq} (${now.hash.slice(0, 12)}…) since seq ${expected.seq}; pull, then push again`);
     }
     const col = <K extends keyof TeamReceipt>(k: K) => receipts.map((r) => r[k]);
-    await client.query(
+    await refusingWithoutLease(caseId, () => client.query(
       `INSERT INTO erwb.team_receipt (case_id, seq, prev_hash, hash, at, actor, action, signer, signature, content_digest, scope_tenants, scope_rank, scope_unknown)
        SELECT $1, seq, prev_hash, hash, at, actor, action, signer, signature, content_digest,
               ARRAY(SELECT jsonb_array_elements_text(tenants::jsonb)), rank, unknown
@@ -174,7 +179,7 @@ export async function appendReceipts(
         receipts.map((r) => r.scope.unknown),
         receipts.map((r) => (r.salt === null ? null : sealedDigest(r.salt, r))),
       ],
-    );
+    ));
     await client.query(
       `INSERT INTO erwb.team_receipt_body (case_id, seq, targets, body, pre_state_fp, post_state_fp, artifact_digests, salt)
        SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
@@ -191,6 +196,19 @@ export async function appendReceipts(
     return prev;
   });
 }
+
+/** The server's refusal of a convergence receipt without the live lease (its trigger), as a CONFLICT. */
+async function refusingWithoutLease<T>(caseId: string, insert: () => Promise<T>): Promise<T> {
+  try {
+    return await insert();
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== LEASE_REFUSED) throw err;
+    throw conflict(`team push: ${(err as Error).message}; another worker converges case ${caseId} now (team status names it), so these receipts were not sent`);
+  }
+}
+
+/** SQLSTATE lock_not_available, raised by the converger trigger (migrations.ts v30). */
+const LEASE_REFUSED = '55P03';
 
 /**
  * A receipt as the connected role may read it: its place in the chain and its seal digest always,
