@@ -12,9 +12,10 @@ import { convergeCase } from '../core/team/converger';
 import { convergerStanding, DEFAULT_TEAM_LEASE_MS } from '../core/team/convergerLease';
 import { openJobCount } from '../core/worker/outbox';
 import { readCaseMeta } from '../core/services/caseMeta';
-import { openReader, schemaVersion, type CaseDb } from '../core/store/caseFile';
+import { openCaseFile, openReader, schemaVersion, type CaseDb } from '../core/store/caseFile';
 import { LATEST_VERSION } from '../core/store/migrations';
 import { holdsHead, publishCase, pushCase, type PushProgress } from '../core/team/publish';
+import { cloneCase, pullCase } from '../core/team/replica';
 import { initTeamStore, teamHead, teamRoleName } from '../core/team/teamStore';
 import { listActors } from '../core/store/actorRows';
 
@@ -22,6 +23,9 @@ export const TEAM_USAGE = `usage:
   npm run team -- init <postgres-url>
   npm run team -- publish <case-file> <postgres-url>
   npm run team -- push <case-file> <postgres-url>
+  npm run team -- pull <case-file> <postgres-url>
+  npm run team -- sync <case-file> <postgres-url>
+  npm run team -- clone <postgres-url> <case-id> <new-case-file>
   npm run team -- status <case-file> <postgres-url>
   npm run team -- worker <case-file> <postgres-url> --as <reviewer> [--wait] [--lease-ms <ms>]
       [--user-data <dir>] [--passphrase-fd <n> | --passphrase-file <path>]
@@ -32,13 +36,17 @@ and roles (the database owner with CREATEROLE, or a superuser).
 publish verifies the case file, then puts it on the server: the case, one PostgreSQL login role
 per reviewer (erwb_<name>_<tag>, no password: set one with ALTER ROLE … PASSWORD), their clearance
 as row-level security, and every receipt. push sends the receipts the server does not have yet,
-in batches that each commit (a push cut off resumes where it stopped). status compares the case
+in batches that each commit (a push cut off resumes where it stopped), with the rows its
+receipts wrote. pull brings the case file up to the server: the other reviewers' receipts and
+rows, applied and verified whole before anything is kept; sync pulls, then pushes. clone makes a
+new case file from the server the same way. A replica holds the whole case: cloning and pulling
+need a clearance covering all of it. status compares the case
 file's chain head with the server's, and names the case's converger.
 worker converges the case file's open revocation jobs as the case's one converger: it takes the
 case's lease on the server (refused while another worker holds it; --wait waits for it), signs
 each job's receipt as --as (passphrase read as the workbench CLI reads it) and pushes it under the
 lease. The case file must hold the server's head.
-publish, push and status only read the case file. Exit 0 on success, 1 on a refusal (its reason on stderr), 2 on bad usage.`;
+status only reads the case file. Exit 0 on success, 1 on a refusal (its reason on stderr), 2 on bad usage.`;
 
 interface Out {
   stdout: (s: string) => void;
@@ -95,9 +103,9 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
     return 2;
   }
   const [command, ...rest] = positionals;
-  const wants = command === 'init' ? 1 : 2;
+  const wants = command === 'init' ? 1 : command === 'clone' ? 3 : 2;
   const optionsGiven = Object.keys(values).length > 0;
-  if (!command || !['init', 'publish', 'push', 'status', 'worker'].includes(command) || rest.length !== wants || (command === 'worker') !== optionsGiven || (command === 'worker' && !values.as)) {
+  if (!command || !['init', 'publish', 'push', 'pull', 'sync', 'clone', 'status', 'worker'].includes(command) || rest.length !== wants || (command === 'worker') !== optionsGiven || (command === 'worker' && !values.as)) {
     out.stderr(`${TEAM_USAGE}\n`);
     return 2;
   }
@@ -107,11 +115,26 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
       out.stdout(from === to ? `team schema already at version ${to}\n` : `team schema at version ${to} (was ${from})\n`);
       return 0;
     }
+    if (command === 'clone') {
+      const [url, caseId, casePath] = rest as [string, string, string];
+      const done = await withServer(url, (client) => cloneCase(client, caseId, resolve(casePath)));
+      out.stdout(`cloned case ${caseId} into ${casePath}: ${done.pulled} receipts, verified (head seq ${done.head})\n`);
+      return 0;
+    }
     const [casePath, url] = rest as [string, string];
     if (command === 'worker') return await runWorker(casePath, url, values, out);
-    const db = openCase(casePath);
+    // Pushing and pulling write to the case file (what was sent, what arrived); status only reads it.
+    const db = command === 'status' ? openCase(casePath) : openCaseFile(resolve(casePath));
     try {
       const onProgress = (p: PushProgress) => out.stderr(`${progressLine(p)}\n`);
+      if (command === 'pull' || command === 'sync') {
+        const pulled = await withServer(url, (client) => pullCase(db, client));
+        out.stdout(`pulled ${pulled.pulled} receipts, verified (head seq ${pulled.head})\n`);
+        if (command === 'pull') return 0;
+        const pushed = await withServer(url, (client) => pushCase(db, client, { onProgress }));
+        out.stdout(`${progressLine(pushed)}\n`);
+        return 0;
+      }
       if (command === 'publish' || command === 'push') {
         const done = await withServer(url, (client) => (command === 'publish' ? publishCase(db, client, { onProgress }) : pushCase(db, client, { onProgress })));
         out.stdout(`${progressLine(done)}\n`);

@@ -27,6 +27,10 @@ const NOT_A_FACT: Record<string, string> = {
   'outbox_job.done_at_ms': 'convergence timing for the metrics',
   'outbox_job.converged': 'convergence counter for the metrics',
   'revocation_fence.fenced_at_ms': 'convergence timing for the metrics',
+  // A team replica's own bookkeeping (issue 15): which rows to send on the next push, and where it
+  // stands with the server. What the rows it sends say is held to their receipts on every replica.
+  replica_state: 'whether this replica captures writes, and the last seq it shares with the server',
+  replica_dirty: 'rows written since the last push, to be sent with it',
   // Surrogate keys nothing else refers to by value.
   'copy_signature.sig_id': 'surrogate key of the LSH index',
   'prov_edge.edge_id': 'surrogate key; an edge is its (type, subject, object)',

@@ -3,6 +3,7 @@ import { accessSync, closeSync, constants, existsSync, openSync, readSync, rmSyn
 import { dirname } from 'node:path';
 import { WorkbenchError } from '../errors';
 import { LATEST_VERSION, MIGRATIONS } from './migrations';
+import { ensureCapture } from './replicaRows';
 
 export type CaseDb = Database.Database;
 
@@ -229,6 +230,8 @@ export function openCaseFile(path: string): CaseDb {
   try {
     configure(db);
     migrate(db, found.userVersion, path);
+    // A team replica captures writes to every replicated table, including any a migration just added.
+    ensureCapture(db);
   } catch (err) {
     db.close();
     throw err;

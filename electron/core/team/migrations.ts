@@ -215,6 +215,50 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
       GRANT SELECT ON erwb.team_converger TO ${TEAM_READER_ROLE};
     `,
   },
+  {
+    version: 40,
+    name: 'row images',
+    sql: `
+      -- What a replica needs besides receipts to hold the same rows: the images of the rows a push
+      -- wrote (replicaRows.ts), sent with its last receipt. A replica applies them and verifies the
+      -- result against the receipts before it commits, so an image is transport, never trusted.
+      -- Readable with the same clearance as the receipts whose rows they are (scope: theirs, summed).
+      CREATE TABLE erwb.team_rows (
+        case_id       text NOT NULL,
+        through_seq   bigint NOT NULL,
+        images        text NOT NULL,
+        scope_tenants text[] NOT NULL,
+        scope_rank    smallint NOT NULL CHECK (scope_rank BETWEEN 0 AND 3),
+        scope_unknown boolean NOT NULL,
+        PRIMARY KEY (case_id, through_seq),
+        FOREIGN KEY (case_id, through_seq) REFERENCES erwb.team_receipt (case_id, seq)
+      );
+      CREATE TRIGGER team_rows_append_only BEFORE UPDATE OR DELETE ON erwb.team_rows
+        FOR EACH ROW EXECUTE FUNCTION erwb.refuse_change();
+      -- Where images exist, for every member (the images themselves only within clearance): a
+      -- replica is brought to such a point, and is told when images it needs are beyond its clearance.
+      CREATE TABLE erwb.team_rows_point (
+        case_id     text NOT NULL,
+        through_seq bigint NOT NULL,
+        PRIMARY KEY (case_id, through_seq),
+        FOREIGN KEY (case_id, through_seq) REFERENCES erwb.team_rows (case_id, through_seq)
+      );
+      CREATE TRIGGER team_rows_point_append_only BEFORE UPDATE OR DELETE ON erwb.team_rows_point
+        FOR EACH ROW EXECUTE FUNCTION erwb.refuse_change();
+      ALTER TABLE erwb.team_rows_point ENABLE ROW LEVEL SECURITY;
+      CREATE POLICY member_reads ON erwb.team_rows_point FOR SELECT
+        USING (EXISTS (SELECT 1 FROM erwb.team_member m WHERE m.case_id = team_rows_point.case_id AND m.role_name = current_user));
+      ALTER TABLE erwb.team_rows ENABLE ROW LEVEL SECURITY;
+      CREATE POLICY cleared_reads ON erwb.team_rows FOR SELECT
+        USING (EXISTS (
+          SELECT 1 FROM erwb.team_member m
+          WHERE m.case_id = team_rows.case_id AND m.role_name = current_user
+            AND NOT team_rows.scope_unknown AND team_rows.scope_rank <= m.max_rank
+            AND (m.all_tenants OR team_rows.scope_tenants <@ m.tenants)));
+      REVOKE ALL ON erwb.team_rows, erwb.team_rows_point FROM PUBLIC;
+      GRANT SELECT ON erwb.team_rows, erwb.team_rows_point TO ${TEAM_READER_ROLE};
+    `,
+  },
 ];
 
 export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;

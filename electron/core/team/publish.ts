@@ -8,9 +8,10 @@ import { conflict, notFound } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
 import { classificationRank, receiptScopes } from './receiptScope';
 import { listActors } from '../store/actorRows';
-import type { CaseDb } from '../store/caseFile';
+import { readTransaction, writeTransaction, type CaseDb } from '../store/caseFile';
+import { allImages, dirtyImages, forgetDirty, noteServerSeq, startCapture, type RowImage } from '../store/replicaRows';
 import { DEFAULT_TEAM_LEASE_MS, releaseConvergerLease, takeConvergerLease, convergerStanding, type ConvergerLease } from './convergerLease';
-import { appendReceipts, createTeamCase, inTransaction, registerMembers, teamHead, type TeamContent, type TeamHead } from './teamStore';
+import { appendReceipts, appendRowsAtHead, rowsPoint, createTeamCase, inTransaction, registerMembers, teamHead, type TeamContent, type TeamHead } from './teamStore';
 
 export interface PushProgress {
   pushed: number;
@@ -82,22 +83,48 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
   const converges = db.prepare(`SELECT 1 FROM audit_receipt WHERE seq > ? AND action = 'revocation:converge' LIMIT 1`).get(head.seq) !== undefined;
   const lease = options.lease ?? (converges ? await leaseForPush(client, caseId) : undefined);
   const read = db.prepare(`SELECT ${RECEIPT_COLUMNS} FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT ?`);
+  // From its first push on, the case records which rows each write touches (replicaRows.ts); the
+  // server gets every row once (a replica starts from them), then what each push changed.
+  writeTransaction(db, () => startCapture(db));
+  const everything = (await rowsPoint(client, caseId)) === 0;
   let pushed = 0;
   try {
     for (;;) {
-      const rows = read.all(head.seq, batch) as ReceiptRow[];
-      if (rows.length === 0) break;
+      // One read snapshot: the last batch's receipts and the rows as they stand after them.
+      const { rows, images } = readTransaction(db, () => {
+        const next = read.all(head!.seq, batch + 1) as ReceiptRow[];
+        const last = next.length <= batch;
+        return { rows: next.slice(0, batch), images: last ? (everything ? { images: allImages(db), throughChange: lastChange(db) } : dirtyImages(db)) : null };
+      });
+      if (rows.length === 0) {
+        if (everything && images) await appendRowsAtHead(client, caseId, head, { images: ndjson(images.images) });
+        break;
+      }
       const scopes = receiptScopes(db, rows);
       const content = await contentNamedBy(db, client, caseId, rows);
-      head = await appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })), content, lease);
+      head = await appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })), {
+        content,
+        ...(lease ? { lease } : {}),
+        ...(images ? { rows: { images: ndjson(images.images) } } : {}),
+      });
       pushed += rows.length;
       options.onProgress?.({ pushed, total, head });
+      if (images) {
+        writeTransaction(db, () => {
+          forgetDirty(db, images.throughChange);
+          noteServerSeq(db, head!.seq);
+        });
+        break;
+      }
     }
   } finally {
     if (lease && !options.lease) await releaseConvergerLease(client, lease);
   }
   return { pushed, total, head };
 }
+
+const ndjson = (images: readonly RowImage[]): string => images.map((i) => JSON.stringify(i)).join('\n');
+const lastChange = (db: CaseDb): number => (db.prepare('SELECT COALESCE(MAX(change_id), 0) AS n FROM replica_dirty').get() as { n: number }).n;
 
 /** The converger lease a push of convergence receipts takes for itself; refused while another worker converges the case. */
 async function leaseForPush(client: ClientBase, caseId: string): Promise<ConvergerLease> {

@@ -120,6 +120,73 @@ export interface TeamContent {
   rank: number;
 }
 
+export interface AppendExtras {
+  /** Evidence and source texts the receipts name for the first time. */
+  content?: readonly TeamContent[];
+  /** The converger lease, for convergence receipts (convergerLease.ts). */
+  lease?: ConvergerLease;
+  /** The row images of the push, attached to its last receipt (replicaRows.ts). */
+  rows?: TeamRows;
+}
+
+/** Row images as a push sends them: one NDJSON text (replicaRows.ts, RowImage per line). */
+export interface TeamRows {
+  images: string;
+}
+
+/**
+ * Keeps a push's row images at `throughSeq`, scoped by the engine as the receipts since the last
+ * images are (their tenants, their highest rank, unknown if any is): a reader cleared for all of
+ * those receipts may read the rows they wrote.
+ */
+async function insertRows(client: ClientBase, caseId: string, throughSeq: number, rows: TeamRows): Promise<void> {
+  await client.query(
+    `WITH since AS (SELECT COALESCE(max(through_seq), 0) AS prev FROM erwb.team_rows_point WHERE case_id = $1),
+          scoped AS (SELECT r.* FROM erwb.team_receipt r, since WHERE r.case_id = $1 AND r.seq > since.prev AND r.seq <= $2)
+     INSERT INTO erwb.team_rows (case_id, through_seq, images, scope_tenants, scope_rank, scope_unknown)
+     SELECT $1, $2, $3,
+            COALESCE((SELECT array_agg(DISTINCT t ORDER BY t) FROM scoped, unnest(scoped.scope_tenants) AS t), '{}'),
+            COALESCE((SELECT max(scope_rank) FROM scoped), 0),
+            COALESCE((SELECT bool_or(scope_unknown) FROM scoped), false)`,
+    [caseId, throughSeq, rows.images],
+  );
+  await client.query('INSERT INTO erwb.team_rows_point (case_id, through_seq) VALUES ($1, $2)', [caseId, throughSeq]);
+}
+
+/**
+ * Row images for a case published before the server kept them, sent with no new receipt: attached
+ * to the head, where no images are yet.
+ */
+export async function appendRowsAtHead(client: ClientBase, caseId: string, head: TeamHead, rows: TeamRows): Promise<void> {
+  await inTransaction(client, async () => {
+    const now = await teamHead(client, caseId);
+    if (!now || now.seq !== head.seq || now.hash !== head.hash) throw conflict(`team push: the server's head moved since seq ${head.seq}; pull, then push again`);
+    await insertRows(client, caseId, head.seq, rows);
+  });
+}
+
+/** The last seq up to which the server holds row images: how far a replica can be brought (0: none). */
+export async function rowsPoint(client: ClientBase, caseId: string): Promise<number> {
+  const { rows } = await client.query<{ n: string | null }>('SELECT max(through_seq) AS n FROM erwb.team_rows_point WHERE case_id = $1', [caseId]);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The row images after `afterSeq` up to `throughSeq`, oldest first, as the connected role may read
+ * them; `unreadable` counts those its clearance does not cover (a replica needs them all).
+ */
+export async function readRows(client: ClientBase, caseId: string, afterSeq: number, throughSeq: number): Promise<{ images: string[]; unreadable: number }> {
+  const { rows } = await client.query<{ images: string }>(
+    'SELECT images FROM erwb.team_rows WHERE case_id = $1 AND through_seq > $2 AND through_seq <= $3 ORDER BY through_seq',
+    [caseId, afterSeq, throughSeq],
+  );
+  const { rows: all } = await client.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM erwb.team_rows_point WHERE case_id = $1 AND through_seq > $2 AND through_seq <= $3',
+    [caseId, afterSeq, throughSeq],
+  );
+  return { images: rows.map((r) => r.images), unreadable: Math.max(0, (all[0]?.n ?? 0) - rows.length) };
+}
+
 /**
  * Appends receipts that extend `expected`, the head the caller last saw, in one transaction. The
  * head moves by compare-and-swap: when another append got there first, nothing is written and
@@ -134,9 +201,9 @@ export async function appendReceipts(
   caseId: string,
   expected: TeamHead,
   receipts: readonly TeamReceipt[],
-  content: readonly TeamContent[] = [],
-  lease?: ConvergerLease,
+  extras: AppendExtras = {},
 ): Promise<TeamHead> {
+  const { content = [], lease, rows } = extras;
   if (receipts.length === 0) return expected;
   let prev = expected;
   for (const r of receipts) {
@@ -185,6 +252,7 @@ export async function appendReceipts(
        SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
       [caseId, col('seq'), col('targets'), col('body'), col('pre_state_fp'), col('post_state_fp'), col('artifact_digests'), col('salt')],
     );
+    if (rows) await insertRows(client, caseId, prev.seq, rows);
     if (content.length > 0) {
       const of = <K extends keyof TeamContent>(k: K) => content.map((c) => c[k]);
       await client.query(

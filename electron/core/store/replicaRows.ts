@@ -1,0 +1,163 @@
+import type Database from 'better-sqlite3';
+
+/** A case file's connection (caseFile.ts's CaseDb, named here so the store's opening code can call this module). */
+type CaseDb = Database.Database;
+
+/**
+ * Row images for replicas (issue 15): what a team server carries besides receipts, so another
+ * replica can hold the same rows. Receipts say what each write did and verify holds every row to
+ * them (stateCoverage.test.ts); the images are only transport. A replica that applies them runs
+ * verify before it commits (team/replica.ts), so an image that says anything its receipts do not
+ * is refused with the whole pull.
+ *
+ * Not replicated: the receipts themselves (sent as receipts), the replica's own bookkeeping, and
+ * what this file's triggers derive from the replicated rows (full-text indexes, search keys, the
+ * change log, revision counts): applying the rows makes those triggers write them here too.
+ */
+const DERIVED_BY_TRIGGERS = new Set(['claim_search_key', 'evidence_search_key', 'claim_change', 'revision_count']);
+const NOT_REPLICATED = new Set(['audit_receipt', 'replica_state', 'replica_dirty', ...DERIVED_BY_TRIGGERS]);
+
+interface TableShape {
+  name: string;
+  /** The columns that name a row: ['rowid'], or a rowid-less table's primary key. */
+  key: string[];
+  columns: string[];
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The tables a replica carries, in the order they were created (parents before children). */
+export function replicatedTables(db: CaseDb): TableShape[] {
+  const tables = db
+    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
+    .all() as { name: string; sql: string }[];
+  const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
+  return tables
+    .filter((t) => !NOT_REPLICATED.has(t.name) && !virtual.some((v) => t.name === v || t.name.startsWith(`${v}_`)))
+    .map((t) => {
+      const info = db.prepare('SELECT name, pk FROM pragma_table_info(?)').all(t.name) as { name: string; pk: number }[];
+      const withoutRowid = /WITHOUT\s+ROWID/i.test(t.sql);
+      const key = withoutRowid ? info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name) : ['rowid'];
+      return { name: t.name, key, columns: info.map((c) => c.name) };
+    });
+}
+
+const CAPTURING = 'capturing';
+
+export const isCapturing = (db: CaseDb): boolean => db.prepare('SELECT 1 FROM replica_state WHERE key = ?').get(CAPTURING) !== undefined;
+
+/**
+ * Makes every write to a replicated table record its row in replica_dirty, from now on. Idempotent;
+ * run again after a migration (ensureCapture) so a table added since is captured too.
+ */
+export function startCapture(db: CaseDb): void {
+  db.prepare(`INSERT INTO replica_state (key, value) VALUES (?, '1') ON CONFLICT (key) DO NOTHING`).run(CAPTURING);
+  ensureCapture(db);
+}
+
+/** The capture triggers of every replicated table, on a case that captures; nothing otherwise. */
+export function ensureCapture(db: CaseDb): void {
+  if (!isCapturing(db)) return;
+  for (const t of replicatedTables(db)) {
+    const keyOf = (row: 'NEW' | 'OLD') => `json_array(${t.key.map((k) => `${row}.${quote(k)}`).join(', ')})`;
+    const record = (row: 'NEW' | 'OLD') => `INSERT INTO replica_dirty (tbl, key) VALUES ('${t.name}', ${keyOf(row)});`;
+    db.exec(`
+      CREATE TRIGGER IF NOT EXISTS ${quote(`replica_${t.name}_insert`)} AFTER INSERT ON ${quote(t.name)} BEGIN ${record('NEW')} END;
+      CREATE TRIGGER IF NOT EXISTS ${quote(`replica_${t.name}_update`)} AFTER UPDATE ON ${quote(t.name)} BEGIN ${record('OLD')} ${record('NEW')} END;
+      CREATE TRIGGER IF NOT EXISTS ${quote(`replica_${t.name}_delete`)} AFTER DELETE ON ${quote(t.name)} BEGIN ${record('OLD')} END;
+    `);
+  }
+}
+
+/** The last seq this replica and the server agree on: after a push or a pull. Later receipts of this file are its own, not yet pushed. */
+export function noteServerSeq(db: CaseDb, seq: number): void {
+  db.prepare(`INSERT INTO replica_state (key, value) VALUES ('server_seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(seq));
+}
+
+export const serverSeq = (db: CaseDb): number => Number((db.prepare(`SELECT value FROM replica_state WHERE key = 'server_seq'`).get() as { value: string } | undefined)?.value ?? 0);
+
+/** One row as a replica sends it: its table, its key, and its columns now (null: it was deleted). */
+export interface RowImage {
+  t: string;
+  k: (string | number)[];
+  r: Record<string, unknown> | null;
+}
+
+const whereKey = (t: TableShape) => t.key.map((k) => `${quote(k)} = ?`).join(' AND ');
+
+/** Every row of every replicated table: what a replica that has nothing yet needs. */
+export function allImages(db: CaseDb): RowImage[] {
+  const out: RowImage[] = [];
+  for (const t of replicatedTables(db)) {
+    const keyCols = t.key.map((k, i) => `${quote(k)} AS "k${i}"`).join(', ');
+    for (const row of db.prepare(`SELECT ${keyCols}, * FROM ${quote(t.name)} ORDER BY ${t.key.map(quote).join(', ')}`).all() as Record<string, unknown>[]) {
+      out.push({ t: t.name, k: t.key.map((_, i) => row[`k${i}`] as string | number), r: pick(row, t.columns) });
+    }
+  }
+  return out;
+}
+
+const pick = (row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> => Object.fromEntries(columns.map((c) => [c, row[c]]));
+
+/** The rows written since the last push, as they are now, in the order they were first written; and the last change they cover. */
+export function dirtyImages(db: CaseDb): { images: RowImage[]; throughChange: number } {
+  const dirty = db.prepare('SELECT tbl, key, MIN(change_id) AS first, MAX(change_id) AS last FROM replica_dirty GROUP BY tbl, key ORDER BY first').all() as {
+    tbl: string;
+    key: string;
+    first: number;
+    last: number;
+  }[];
+  const shapes = new Map(replicatedTables(db).map((t) => [t.name, t]));
+  const images: RowImage[] = [];
+  let throughChange = 0;
+  for (const d of dirty) {
+    throughChange = Math.max(throughChange, d.last);
+    const t = shapes.get(d.tbl);
+    if (!t) continue;
+    const k = JSON.parse(d.key) as (string | number)[];
+    const row = db.prepare(`SELECT * FROM ${quote(t.name)} WHERE ${whereKey(t)}`).get(...k) as Record<string, unknown> | undefined;
+    images.push({ t: t.name, k, r: row ? pick(row, t.columns) : null });
+  }
+  return { images, throughChange };
+}
+
+/** Forgets the captured writes a push has sent (those up to `throughChange`). */
+export function forgetDirty(db: CaseDb, throughChange: number): void {
+  db.prepare('DELETE FROM replica_dirty WHERE change_id <= ?').run(throughChange);
+}
+
+/**
+ * Applies row images inside the caller's transaction: a row that is absent is inserted (with its
+ * rowid), one that differs gets only its changed columns (so this file's immutability triggers
+ * see exactly the change the sender's saw), one that was deleted is deleted. Foreign keys are
+ * checked at commit, once every image is in. What the capture triggers record meanwhile is the
+ * sender's, not this replica's, and is forgotten.
+ */
+export function applyImages(db: CaseDb, images: readonly RowImage[]): void {
+  if (!db.inTransaction) throw new Error('applyImages must run inside the pull transaction');
+  db.pragma('defer_foreign_keys = ON');
+  const shapes = new Map(replicatedTables(db).map((t) => [t.name, t]));
+  const before = (db.prepare('SELECT COALESCE(MAX(change_id), 0) AS n FROM replica_dirty').get() as { n: number }).n;
+  for (const image of images) {
+    const t = shapes.get(image.t);
+    if (!t) throw new Error(`a row image names table ${image.t}, which this case file does not replicate`);
+    if (image.k.length !== t.key.length) throw new Error(`a row image of ${t.name} has a key of ${image.k.length} values, not ${t.key.length}`);
+    const present = db.prepare(`SELECT * FROM ${quote(t.name)} WHERE ${whereKey(t)}`).get(...image.k) as Record<string, unknown> | undefined;
+    if (image.r === null) {
+      if (present) db.prepare(`DELETE FROM ${quote(t.name)} WHERE ${whereKey(t)}`).run(...image.k);
+      continue;
+    }
+    const unknown = Object.keys(image.r).filter((c) => !t.columns.includes(c));
+    if (unknown.length > 0) throw new Error(`a row image of ${t.name} has columns this case file does not: ${unknown.join(', ')}`);
+    if (!present) {
+      const cols = t.key[0] === 'rowid' ? ['rowid', ...Object.keys(image.r)] : Object.keys(image.r);
+      const values = t.key[0] === 'rowid' ? [image.k[0], ...Object.values(image.r)] : Object.values(image.r);
+      db.prepare(`INSERT INTO ${quote(t.name)} (${cols.map(quote).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...values);
+      continue;
+    }
+    const changed = Object.keys(image.r).filter((c) => present[c] !== image.r![c]);
+    if (changed.length === 0) continue;
+    db.prepare(`UPDATE ${quote(t.name)} SET ${changed.map((c) => `${quote(c)} = ?`).join(', ')} WHERE ${whereKey(t)}`).run(...changed.map((c) => image.r![c]), ...image.k);
+  }
+  db.prepare('DELETE FROM replica_dirty WHERE change_id > ?').run(before);
+}

@@ -1,0 +1,134 @@
+import { rmSync } from 'node:fs';
+import type { ClientBase } from 'pg';
+import { RECEIPT_COLUMNS, type ReceiptRow } from '../audit/receipts';
+import { chainHead } from '../audit/receiptViews';
+import { verifyChain } from '../audit/verify';
+import { conflict, forbidden, invalid, notFound } from '../errors';
+import { readCaseMeta } from '../services/caseMeta';
+import { createCaseFile, writeTransaction, type CaseDb } from '../store/caseFile';
+import { applyImages, noteServerSeq, serverSeq, startCapture, type RowImage } from '../store/replicaRows';
+import { holdsHead } from './publish';
+import { readReceipts, readRows, rowsPoint, teamHead } from './teamStore';
+
+/**
+ * Local replicas of a team case (issue 15): clone a case from the server into a new case file, and
+ * pull what other reviewers pushed since. What arrives is the receipts and the images of the rows
+ * they wrote; both are applied in one transaction, and the case file is then verified, whole,
+ * before it commits: the chain, every signature, and every row held to its receipt, the same
+ * verification as `cli verify`. Whatever the server (or anyone who could write to it) sent that
+ * its receipts do not say is refused with the whole pull, and the case file stays as it was.
+ *
+ * A replica holds the whole case, so cloning and pulling need a clearance that covers every
+ * receipt: a reviewer cleared for part of a case reads it on the server (row-level security), not
+ * in a replica. Pulling is a fast-forward: a case file with receipts the server does not have,
+ * made on an older head, is refused (reconciling them as provisional actions is not built yet).
+ */
+export interface PullResult {
+  pulled: number;
+  /** The seq this replica now holds, up to which the server had row images. */
+  head: number;
+}
+
+interface Slice {
+  receipts: ReceiptRow[];
+  images: RowImage[];
+}
+
+const PAGE = 5_000;
+
+/** The receipts (afterSeq, throughSeq] and their row images, all of which the connected role must be able to read. */
+async function serverSlice(client: ClientBase, caseId: string, afterSeq: number, throughSeq: number, command: string): Promise<Slice> {
+  const receipts: ReceiptRow[] = [];
+  for (let from = afterSeq; from < throughSeq; ) {
+    const page = await readReceipts(client, caseId, from, Math.min(PAGE, throughSeq - from));
+    if (page.length === 0) break;
+    for (const r of page) {
+      if (!r.readable) {
+        throw forbidden(`team ${command}: receipt seq ${r.seq} (${r.action}) concerns material outside your clearance; a replica holds the whole case, so it needs a reviewer cleared for all of it`);
+      }
+      const { content_digest: _digest, readable: _readable, ...row } = r;
+      receipts.push(row);
+    }
+    from = page[page.length - 1]!.seq;
+  }
+  if (receipts.length !== throughSeq - afterSeq) throw conflict(`team ${command}: the server sent ${receipts.length} receipts for seq ${afterSeq + 1}..${throughSeq}; nothing was written`);
+  const rows = await readRows(client, caseId, afterSeq, throughSeq);
+  if (rows.unreadable > 0) {
+    throw forbidden(`team ${command}: ${rows.unreadable} pushes' rows concern material outside your clearance; a replica holds the whole case, so it needs a reviewer cleared for all of it`);
+  }
+  const images: RowImage[] = [];
+  for (const [i, text] of rows.images.entries()) {
+    for (const [n, line] of text.split('\n').entries()) {
+      if (line === '') continue;
+      try {
+        images.push(JSON.parse(line) as RowImage);
+      } catch {
+        throw invalid(`team ${command}: row image ${n + 1} of push ${i + 1} from the server is not JSON; nothing was written`);
+      }
+    }
+  }
+  return { receipts, images };
+}
+
+/** Applies a slice and verifies the whole case file, in the caller's transaction; throws (rolling back) when it does not verify. */
+function applySlice(db: CaseDb, slice: Slice, command: string): void {
+  try {
+    applyImages(db, slice.images);
+  } catch (err) {
+    throw conflict(`team ${command}: the server's row images do not apply to this case file (${(err as Error).message}); nothing was written`);
+  }
+  const insert = db.prepare(
+    `INSERT INTO audit_receipt (${RECEIPT_COLUMNS})
+     VALUES (@seq, @at, @actor, @action, @targets, @body, @pre_state_fp, @post_state_fp, @artifact_digests, @prev_hash, @hash, @signer, @signature, @salt)`,
+  );
+  for (const r of slice.receipts) insert.run(r);
+  const verified = verifyChain(db);
+  if (verified.firstBroken) {
+    throw conflict(`team ${command}: what the server sent does not verify (seq ${verified.firstBroken.seq}: ${verified.firstBroken.reason}); nothing was written`);
+  }
+  noteServerSeq(db, chainHead(db).seq);
+}
+
+/** Makes a new case file at `path` from the case on the server, verified before it is kept. */
+export async function cloneCase(client: ClientBase, caseId: string, path: string): Promise<PullResult> {
+  const point = await rowsPoint(client, caseId);
+  if (point === 0) throw notFound(`team clone: no case ${caseId} on this server that you are a member of (or it was never pushed)`);
+  const slice = await serverSlice(client, caseId, 0, point, 'clone');
+  const db = createCaseFile(path);
+  try {
+    writeTransaction(db, () => {
+      applySlice(db, slice, 'clone');
+      startCapture(db);
+    });
+  } catch (err) {
+    db.close();
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+    throw err;
+  }
+  db.close();
+  return { pulled: slice.receipts.length, head: point };
+}
+
+/**
+ * Brings the case file up to what the server holds. Refused, with nothing written, when the case
+ * file has receipts the server does not hold at their place in the chain.
+ */
+export async function pullCase(db: CaseDb, client: ClientBase): Promise<PullResult> {
+  const { caseId } = readCaseMeta(db);
+  const local = chainHead(db);
+  const head = await teamHead(client, caseId);
+  if (!head) throw notFound(`team pull: case ${caseId} is not on this server, or you are not a member of it`);
+  if (local.seq >= head.seq && holdsHead(db, head)) return { pulled: 0, head: local.seq };
+  const [atLocal] = local.seq >= head.seq ? [] : await readReceipts(client, caseId, local.seq - 1, 1);
+  if (!atLocal || atLocal.hash !== local.hash) {
+    const known = serverSeq(db);
+    throw conflict(
+      `team pull: this case file has ${local.seq - known} receipts (after seq ${known}) made on a head the server has moved past; pulling would reorder them. Reconciling them as provisional actions is not built yet: nothing was written`,
+    );
+  }
+  const point = await rowsPoint(client, caseId);
+  if (point <= local.seq) return { pulled: 0, head: local.seq };
+  const slice = await serverSlice(client, caseId, local.seq, point, 'pull');
+  writeTransaction(db, () => applySlice(db, slice, 'pull'));
+  return { pulled: slice.receipts.length, head: point };
+}
