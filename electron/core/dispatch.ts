@@ -10,6 +10,8 @@ import {
 import { illFormedText } from '../../shared/ipc/wellFormedText';
 import { boundedIssues, boundedMessage, storageFailure, WorkbenchError } from './errors';
 import type { Seat } from './session';
+import type { CaseDb } from './store/caseFile';
+import { pendingMark, recordPending } from './store/replicaRows';
 
 export type Handler<C extends Channel> = (
   seat: Seat,
@@ -89,7 +91,10 @@ export async function dispatch(
   }
   try {
     const handler = handlers[channel] as Handler<Channel>;
+    const replica = replicaBefore(session);
     const value = await handler(session, parsed.data as never);
+    // On a team replica, an action's request is kept until it is pushed (it may have to be taken again on a newer head).
+    if (replica && replica.db === openDb(session)) recordPending(replica.db, replica.mark, { actor: replica.actor, channel, request: parsed.data });
     const checked = spec.response.safeParse(value);
     if (!checked.success) {
       session.log(`${channel}: handler answered outside the contract: ${describeIssues(toIssues(checked.error))}`);
@@ -107,4 +112,17 @@ export async function dispatch(
     session.log(`${channel}: ${(err as Error)?.stack ?? String(err)}`);
     return { ok: false, error: { code: 'INTERNAL', message: `${channel}: internal error; see the workbench log` } };
   }
+}
+
+/** The open case's connection, or null when none is open. */
+function openDb(seat: Seat): CaseDb | null {
+  return seat.casePath === null ? null : seat.db();
+}
+
+/** Where a team replica stands before an action, and who acts (null: no case, not a replica, or no reviewer unlocked). */
+function replicaBefore(seat: Seat): { db: CaseDb; mark: number; actor: string } | null {
+  const db = openDb(seat);
+  const mark = db ? pendingMark(db) : null;
+  const actor = mark === null ? null : seat.unlockedActor();
+  return db && mark !== null && actor ? { db, mark, actor: actor.actorId } : null;
 }

@@ -31,6 +31,8 @@ const NOT_A_FACT: Record<string, string> = {
   // stands with the server. What the rows it sends say is held to their receipts on every replica.
   replica_state: 'whether this replica captures writes, and the last seq it shares with the server',
   replica_dirty: 'rows written since the last push, to be sent with it',
+  replica_pending: 'the requests of actions not yet pushed, to take them again on a newer head; their receipts are the facts',
+  replica_conflict: 'actions that were stale on a newer head, shown to their author to redo or drop',
   // Surrogate keys nothing else refers to by value.
   'copy_signature.sig_id': 'surrogate key of the LSH index',
   'prov_edge.edge_id': 'surrogate key; an edge is its (type, subject, object)',

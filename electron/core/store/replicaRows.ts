@@ -15,7 +15,7 @@ type CaseDb = Database.Database;
  * change log, revision counts): applying the rows makes those triggers write them here too.
  */
 const DERIVED_BY_TRIGGERS = new Set(['claim_search_key', 'evidence_search_key', 'claim_change', 'revision_count']);
-const NOT_REPLICATED = new Set(['audit_receipt', 'replica_state', 'replica_dirty', ...DERIVED_BY_TRIGGERS]);
+const NOT_REPLICATED = new Set(['audit_receipt', ...DERIVED_BY_TRIGGERS]);
 
 interface TableShape {
   name: string;
@@ -33,7 +33,7 @@ export function replicatedTables(db: CaseDb): TableShape[] {
     .all() as { name: string; sql: string }[];
   const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql)).map((t) => t.name);
   return tables
-    .filter((t) => !NOT_REPLICATED.has(t.name) && !virtual.some((v) => t.name === v || t.name.startsWith(`${v}_`)))
+    .filter((t) => !NOT_REPLICATED.has(t.name) && !t.name.startsWith('replica_') && !virtual.some((v) => t.name === v || t.name.startsWith(`${v}_`)))
     .map((t) => {
       const info = db.prepare('SELECT name, pk FROM pragma_table_info(?)').all(t.name) as { name: string; pk: number }[];
       const withoutRowid = /WITHOUT\s+ROWID/i.test(t.sql);
@@ -75,6 +75,36 @@ export function noteServerSeq(db: CaseDb, seq: number): void {
 }
 
 export const serverSeq = (db: CaseDb): number => Number((db.prepare(`SELECT value FROM replica_state WHERE key = 'server_seq'`).get() as { value: string } | undefined)?.value ?? 0);
+
+const lastSeq = (db: CaseDb): number => (db.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM audit_receipt').get() as { n: number }).n;
+
+/** A replica's head before an action, to tell afterwards which receipts the action wrote (null: not a replica). */
+export const pendingMark = (db: CaseDb): number | null => (isCapturing(db) ? lastSeq(db) : null);
+
+const holdsSecret = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && Object.entries(value).some(([k, v]) => /passphrase/i.test(k) || holdsSecret(v));
+
+/**
+ * Records the action that wrote the receipts after `mark` as provisional, with its request, so it
+ * can be taken again on a newer head (reconcile.ts). A request holding a passphrase is not kept:
+ * that action is shown to its author to redo if it ever has to be.
+ */
+export function recordPending(db: CaseDb, mark: number, action: { actor: string; channel: string; request: unknown }): void {
+  const last = lastSeq(db);
+  if (last <= mark) return;
+  db.prepare('INSERT INTO replica_pending (first_seq, last_seq, actor, channel, request) VALUES (?, ?, ?, ?, ?)').run(
+    mark + 1,
+    last,
+    action.actor,
+    action.channel,
+    holdsSecret(action.request) ? null : JSON.stringify(action.request),
+  );
+}
+
+/** Actions whose receipts the server now holds are no longer provisional. */
+export function forgetPending(db: CaseDb, throughSeq: number): void {
+  db.prepare('DELETE FROM replica_pending WHERE last_seq <= ?').run(throughSeq);
+}
 
 /** One row as a replica sends it: its table, its key, and its columns now (null: it was deleted). */
 export interface RowImage {

@@ -9,9 +9,9 @@ import { readCaseMeta } from '../services/caseMeta';
 import { classificationRank, receiptScopes } from './receiptScope';
 import { listActors } from '../store/actorRows';
 import { readTransaction, writeTransaction, type CaseDb } from '../store/caseFile';
-import { allImages, dirtyImages, forgetDirty, noteServerSeq, startCapture, type RowImage } from '../store/replicaRows';
+import { allImages, dirtyImages, forgetDirty, forgetPending, noteServerSeq, startCapture, type RowImage } from '../store/replicaRows';
 import { DEFAULT_TEAM_LEASE_MS, releaseConvergerLease, takeConvergerLease, convergerStanding, type ConvergerLease } from './convergerLease';
-import { appendReceipts, appendRowsAtHead, rowsPoint, createTeamCase, inTransaction, registerMembers, teamHead, type TeamContent, type TeamHead } from './teamStore';
+import { appendReceipts, appendRowsAtHead, HeadMoved, rowsPoint, createTeamCase, inTransaction, registerMembers, teamHead, type TeamContent, type TeamHead } from './teamStore';
 
 export interface PushProgress {
   pushed: number;
@@ -75,7 +75,7 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
   let head = await teamHead(client, caseId);
   if (!head) throw notFound(`team push: case ${caseId} is not on this server; publish it first`);
   if (!holdsHead(db, head)) {
-    throw conflict(`team push: the server holds receipts up to seq ${head.seq} that this case file does not have; pull first`);
+    throw new HeadMoved(`team push: the server holds receipts up to seq ${head.seq} that this case file does not have; pull first`);
   }
   // New reviewers join the case on the server before their receipts arrive.
   await inTransaction(client, () => registerCaseMembers(db, client, caseId));
@@ -112,6 +112,7 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
       if (images) {
         writeTransaction(db, () => {
           forgetDirty(db, images.throughChange);
+          forgetPending(db, head!.seq);
           noteServerSeq(db, head!.seq);
         });
         break;

@@ -1,16 +1,11 @@
-import Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Channel, RequestOf, ResponseOf } from '../../../shared/ipc/contract';
 import { buildFullCase } from '../../testing/fullCase';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
-import { TEST_PASSPHRASE, testSession } from '../../testing/testCase';
-import { dispatch } from '../dispatch';
-import { handlers } from '../handlers';
+import { caseRows, replicaMachine } from '../../testing/replicaMachine';
 import { startPgCluster, type PgCluster } from '../../testing/pgCluster';
 import { verifyCaseFile } from '../audit/verifyFile';
 import { readCaseMeta } from '../services/caseMeta';
@@ -35,32 +30,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/**
- * The case as rows: every table but the replica's own bookkeeping, SQLite's full-text internals and
- * the change log readers keep (claim_change: this file's own history of writes), with the revision
- * counts as counts (a bucket a revision left stays behind as 0 where it was written, and is never
- * made where the final rows were applied).
- */
-function caseRows(path: string): Record<string, string> {
-  const db = new Database(path, { readonly: true });
-  try {
-    const tables = (
-      db
-        .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name NOT LIKE 'replica_%' AND name <> 'claim_change' ORDER BY name`)
-        .all() as { name: string }[]
-    ).map((r) => r.name);
-    return Object.fromEntries(
-      tables.map((t) => {
-        const where = t === 'revision_count' ? ' WHERE n > 0' : '';
-        const rows = db.prepare(`SELECT * FROM "${t}"${where}`).all().map((r) => JSON.stringify(r)).sort();
-        return [t, createHash('sha256').update(rows.join('\n')).digest('hex')];
-      }),
-    );
-  } finally {
-    db.close();
-  }
-}
-
 describe('cloning a case', () => {
   it('makes a case file with exactly the rows of the published one (a case with rows in every table), which verifies', async () => {
     const full = await buildFullCase();
@@ -81,21 +50,6 @@ describe('cloning a case', () => {
   });
 });
 
-/** A second machine: its own user data (the reviewers' sealed key files carried over, as a reviewer carries theirs), a session on `path`. */
-function machine(path: string, keysFrom: string) {
-  const userDataDir = mkdtempSync(join(dir, 'machine-'));
-  cpSync(join(keysFrom, 'keys'), join(userDataDir, 'keys'), { recursive: true });
-  const session = testSession({ userDataDir });
-  session.open(path);
-  const seat = session.seat('replica');
-  const call = async <C extends Channel>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> => {
-    const envelope = await dispatch(handlers, seat, channel, request);
-    if (!envelope.ok) throw new Error(`${envelope.error.code}: ${envelope.error.message}`);
-    return envelope.value as ResponseOf<C>;
-  };
-  return { seat, call, as: (actorId: string) => void seat.unlock(actorId, TEST_PASSPHRASE), close: () => session.close() };
-}
-
 describe('two replicas of one case', () => {
   let a: ReviewCase;
   let caseId: string;
@@ -113,20 +67,20 @@ describe('two replicas of one case', () => {
   afterAll(() => a?.cleanup());
 
   it('carries four eyes across two machines: proposed on one, approved on the other, the same case on both', async () => {
-    const b = machine(bPath, join(a.dir, 'user'));
-    try {
+    const b = replicaMachine(dir, bPath, join(a.dir, 'user'));
+    await b.work('carol', async (m) => {
       // Machine A: bob proposes.
       a.as('bob');
       const proposed = await a.call('decision:propose', { claimId: 'cl-1', verdict: 'SUPPORTED', rationale: 'the proxy log shows the beacon' });
       expect((await pushCase(a.session.db(), admin)).pushed).toBe(1);
 
       // Machine B pulls and carol approves there; bob could not approve his own proposal on either machine.
-      expect(await pullCase(b.seat.db(), admin)).toMatchObject({ pulled: 1 });
-      b.as('bob');
-      await expect(b.call('decision:approve', { decisionId: proposed.decisionId, fingerprint: proposed.fingerprint })).rejects.toThrow(/FORBIDDEN|CONFLICT/);
-      b.as('carol');
-      await b.call('decision:approve', { decisionId: proposed.decisionId, fingerprint: proposed.fingerprint });
-      await b.call('evidence:ingest', {
+      expect(await pullCase(m.seat.db(), admin)).toMatchObject({ pulled: 1 });
+      m.as('bob');
+      await expect(m.call('decision:approve', { decisionId: proposed.decisionId, fingerprint: proposed.fingerprint })).rejects.toThrow(/FORBIDDEN|CONFLICT/);
+      m.as('carol');
+      await m.call('decision:approve', { decisionId: proposed.decisionId, fingerprint: proposed.fingerprint });
+      await m.call('evidence:ingest', {
         evidenceId: 'ev-b', title: 'Seen from B', kind: 'log_record', content: 'beacon seen again from machine B',
         context: {
           sourceType: 'proxy', sourceRef: 'proxy://acme/b', sourceVersion: '1', observedAt: '2026-11-19T23:00:00.000Z', effectiveFrom: '2026-11-19T23:00:00.000Z',
@@ -134,7 +88,7 @@ describe('two replicas of one case', () => {
           independenceGroup: 'proxy-b', validationMethod: 'hash-and-source-check', appliesTo: ['acme'],
         },
       });
-      const fromB = await pushCase(b.seat.db(), admin);
+      const fromB = await pushCase(m.seat.db(), admin);
       expect(fromB.pushed).toBe(2);
 
       // Machine A pulls: the decision is approved there too, and both files hold the same case.
@@ -144,10 +98,8 @@ describe('two replicas of one case', () => {
       for (const path of [a.casePath, bPath]) expect((await verifyCaseFile(path)).exitCode).toBe(0);
       // In step: nothing more to pull on either side.
       expect(await pullCase(a.session.db(), admin)).toMatchObject({ pulled: 0 });
-      expect(await pullCase(b.seat.db(), admin)).toMatchObject({ pulled: 0 });
-    } finally {
-      b.close();
-    }
+      expect(await pullCase(m.seat.db(), admin)).toMatchObject({ pulled: 0 });
+    });
   });
 
   it('refuses rows the receipts do not say, and leaves the replica as it was', async () => {
@@ -164,29 +116,22 @@ describe('two replicas of one case', () => {
     } finally {
       await admin.query('ALTER TABLE erwb.team_rows ENABLE TRIGGER team_rows_append_only');
     }
-    const b = machine(bPath, join(a.dir, 'user'));
-    try {
+    await replicaMachine(dir, bPath, join(a.dir, 'user')).work('carol', async (m) => {
       const before = caseRows(bPath);
-      await expect(pullCase(b.seat.db(), admin)).rejects.toThrow(/team pull: what the server sent does not verify \(seq \d+: .*\); nothing was written/);
+      await expect(pullCase(m.seat.db(), admin)).rejects.toThrow(/team pull: what the server sent does not verify \(seq \d+: .*\); nothing was written/);
       expect(caseRows(bPath)).toEqual(before);
-    } finally {
-      b.close();
-    }
+    });
   });
 
   it('refuses to pull over receipts made on a head the server moved past, writing nothing', async () => {
-    const b = machine(bPath, join(a.dir, 'user'));
-    try {
-      await a.evidence('ev-3');
-      await pushCase(a.session.db(), admin);
-      b.as('carol');
-      await b.call('claim:create', { claimId: 'cl-b', statement: 'made offline on B', scope: ['HOST-FS01'], tenant: 'acme', classification: 'internal' });
+    await a.evidence('ev-3');
+    await pushCase(a.session.db(), admin);
+    await replicaMachine(dir, bPath, join(a.dir, 'user')).work('carol', async (m) => {
+      await m.call('claim:create', { claimId: 'cl-b', statement: 'made offline on B', scope: ['HOST-FS01'], tenant: 'acme', classification: 'internal' });
       const before = caseRows(bPath);
-      await expect(pullCase(b.seat.db(), admin)).rejects.toThrow(/has 1 receipts .* made on a head the server has moved past/);
-      await expect(pushCase(b.seat.db(), admin)).rejects.toThrow(/pull first/);
+      await expect(pullCase(m.seat.db(), admin)).rejects.toThrow(/has 1 receipts .* made on a head the server has moved past/);
+      await expect(pushCase(m.seat.db(), admin)).rejects.toThrow(/pull first/);
       expect(caseRows(bPath)).toEqual(before);
-    } finally {
-      b.close();
-    }
+    });
   });
 });

@@ -3,7 +3,7 @@ import type { ClientBase } from 'pg';
 import { RECEIPT_COLUMNS, type ReceiptRow } from '../audit/receipts';
 import { chainHead } from '../audit/receiptViews';
 import { verifyChain } from '../audit/verify';
-import { conflict, forbidden, invalid, notFound } from '../errors';
+import { conflict, forbidden, invalid, notFound, WorkbenchError } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
 import { createCaseFile, writeTransaction, type CaseDb } from '../store/caseFile';
 import { applyImages, noteServerSeq, serverSeq, startCapture, type RowImage } from '../store/replicaRows';
@@ -23,6 +23,13 @@ import { readReceipts, readRows, rowsPoint, teamHead } from './teamStore';
  * in a replica. Pulling is a fast-forward: a case file with receipts the server does not have,
  * made on an older head, is refused (reconciling them as provisional actions is not built yet).
  */
+/** A replica with receipts made on a head the server has moved past: a fast-forward cannot bring it up to date. */
+export class DivergedReplica extends WorkbenchError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+
 export interface PullResult {
   pulled: number;
   /** The seq this replica now holds, up to which the server had row images. */
@@ -122,7 +129,7 @@ export async function pullCase(db: CaseDb, client: ClientBase): Promise<PullResu
   const [atLocal] = local.seq >= head.seq ? [] : await readReceipts(client, caseId, local.seq - 1, 1);
   if (!atLocal || atLocal.hash !== local.hash) {
     const known = serverSeq(db);
-    throw conflict(
+    throw new DivergedReplica(
       `team pull: this case file has ${local.seq - known} receipts (after seq ${known}) made on a head the server has moved past; pulling would reorder them. Reconciling them as provisional actions is not built yet: nothing was written`,
     );
   }

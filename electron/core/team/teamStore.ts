@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientBase } from 'pg';
 import { GENESIS_HASH, sealedDigest, type ReceiptRow } from '../audit/receipts';
-import { conflict, invalid } from '../errors';
+import { conflict, invalid, WorkbenchError } from '../errors';
 import { actAsConverger, type ConvergerLease } from './convergerLease';
 import type { ReceiptScope } from './receiptScope';
 import { TEAM_MIGRATIONS, TEAM_READER_ROLE, TEAM_SCHEMA_VERSION } from './migrations';
@@ -10,6 +10,13 @@ import { TEAM_MIGRATIONS, TEAM_READER_ROLE, TEAM_SCHEMA_VERSION } from './migrat
  * The team server's store: PostgreSQL, reached through node-postgres. Plain functions over a
  * connected client, like the case file's repositories; each write is one transaction.
  */
+
+/** An append refused because another got to the head first: pull, then push again. */
+export class HeadMoved extends WorkbenchError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
 
 /** Serializes `team init` runs against one server (two admins initialising at once). */
 const INIT_LOCK = 0x45525742;
@@ -160,7 +167,7 @@ async function insertRows(client: ClientBase, caseId: string, throughSeq: number
 export async function appendRowsAtHead(client: ClientBase, caseId: string, head: TeamHead, rows: TeamRows): Promise<void> {
   await inTransaction(client, async () => {
     const now = await teamHead(client, caseId);
-    if (!now || now.seq !== head.seq || now.hash !== head.hash) throw conflict(`team push: the server's head moved since seq ${head.seq}; pull, then push again`);
+    if (!now || now.seq !== head.seq || now.hash !== head.hash) throw new HeadMoved(`team push: the server's head moved since seq ${head.seq}; pull, then push again`);
     await insertRows(client, caseId, head.seq, rows);
   });
 }
@@ -222,7 +229,7 @@ export async function appendReceipts(
     if (moved.rowCount !== 1) {
       const now = await teamHead(client, caseId);
       if (!now) throw conflict(`team push: case ${caseId} is not on this server; publish it first`);
-      throw conflict(`team push: the server's head moved to seq ${now.seq} (${now.hash.slice(0, 12)}…) since seq ${expected.seq}; pull, then push again`);
+      throw new HeadMoved(`team push: the server's head moved to seq ${now.seq} (${now.hash.slice(0, 12)}…) since seq ${expected.seq}; pull, then push again`);
     }
     const col = <K extends keyof TeamReceipt>(k: K) => receipts.map((r) => r[k]);
     await refusingWithoutLease(caseId, () => client.query(

@@ -24,6 +24,27 @@ export const m0490_replica_capture: Migration = {
         tbl       TEXT NOT NULL,
         key       TEXT NOT NULL
       ) STRICT;
+      -- Actions taken on this replica and not yet on the server (provisional), with the request
+      -- that made them, so they can be taken again on a newer head (reconcile.ts). request is null
+      -- for one that cannot be taken again unattended (it carried a passphrase).
+      CREATE TABLE replica_pending (
+        first_seq INTEGER PRIMARY KEY,
+        last_seq  INTEGER NOT NULL CHECK (last_seq >= first_seq),
+        actor     TEXT NOT NULL,
+        channel   TEXT NOT NULL,
+        request   TEXT
+      ) STRICT;
+      -- Provisional actions that were no longer valid on the server's newer head: shown to their
+      -- author to redo or drop, never applied silently and never lost.
+      CREATE TABLE replica_conflict (
+        conflict_id INTEGER PRIMARY KEY,
+        actor       TEXT NOT NULL,
+        channel     TEXT NOT NULL,
+        request     TEXT,
+        reason      TEXT NOT NULL,
+        made_at     TEXT NOT NULL,
+        found_at    TEXT NOT NULL
+      ) STRICT;
     `);
   },
 };
