@@ -70,7 +70,13 @@ describe('npm run team', () => {
 
   it('refuses what it cannot do, naming why, and writes nothing', async () => {
     expect((await team()).code).toBe(2);
-    // worker needs the reviewer it signs as; the other commands take no options.
+    // sync, worker and drop need the reviewer they sign as; conflicts lists them; the rest take no options.
+    expect((await team('sync', rc.casePath, cluster.url)).code).toBe(2);
+    expect((await team('drop', rc.casePath, '1')).code).toBe(2);
+    expect((await team('conflicts', rc.casePath, '--wait')).code).toBe(2);
+    expect((await team('conflicts', rc.casePath)).stdout).toBe('no conflicts\n');
+    expect(await team('drop', rc.casePath, '7', '--as', 'bob')).toMatchObject({ code: 1, stderr: 'team drop: no conflict 7 in this case file\n' });
+    expect(await team('drop', rc.casePath, 'seven', '--as', 'bob')).toMatchObject({ code: 1, stderr: expect.stringContaining('conflict id: expected a positive whole number, got seven') as unknown });
     expect((await team('worker', rc.casePath, cluster.url)).code).toBe(2);
     expect((await team('push', rc.casePath, cluster.url, '--as', 'bob')).code).toBe(2);
     expect((await team('worker', rc.casePath, cluster.url, '--as', 'bob', '--lease-ms', 'soon'))).toMatchObject({ code: 1, stderr: expect.stringContaining('--lease-ms: expected a whole number') as unknown });

@@ -15,6 +15,7 @@ import { readCaseMeta } from '../core/services/caseMeta';
 import { openCaseFile, openReader, schemaVersion, type CaseDb } from '../core/store/caseFile';
 import { LATEST_VERSION } from '../core/store/migrations';
 import { holdsHead, publishCase, pushCase, type PushProgress } from '../core/team/publish';
+import { dropConflict, listConflicts, syncCase } from '../core/team/reconcile';
 import { cloneCase, pullCase } from '../core/team/replica';
 import { initTeamStore, teamHead, teamRoleName } from '../core/team/teamStore';
 import { listActors } from '../core/store/actorRows';
@@ -24,7 +25,10 @@ export const TEAM_USAGE = `usage:
   npm run team -- publish <case-file> <postgres-url>
   npm run team -- push <case-file> <postgres-url>
   npm run team -- pull <case-file> <postgres-url>
-  npm run team -- sync <case-file> <postgres-url>
+  npm run team -- sync <case-file> <postgres-url> --as <reviewer> [--user-data <dir>]
+      [--passphrase-fd <n> | --passphrase-file <path>]
+  npm run team -- conflicts <case-file> [--as <reviewer>]
+  npm run team -- drop <case-file> <conflict-id> --as <reviewer>
   npm run team -- clone <postgres-url> <case-id> <new-case-file>
   npm run team -- status <case-file> <postgres-url>
   npm run team -- worker <case-file> <postgres-url> --as <reviewer> [--wait] [--lease-ms <ms>]
@@ -38,8 +42,11 @@ per reviewer (erwb_<name>_<tag>, no password: set one with ALTER ROLE … PASSWO
 as row-level security, and every receipt. push sends the receipts the server does not have yet,
 in batches that each commit (a push cut off resumes where it stopped), with the rows its
 receipts wrote. pull brings the case file up to the server: the other reviewers' receipts and
-rows, applied and verified whole before anything is kept; sync pulls, then pushes. clone makes a
-new case file from the server the same way. A replica holds the whole case: cloning and pulling
+rows, applied and verified whole before anything is kept. sync pulls, then pushes; when the server
+moved past actions taken here, it rebuilds the file from the server's head and takes --as's
+actions again there (re-signed); one no longer valid becomes a conflict for its author, listed by
+conflicts and dropped by drop (redo it in the workbench). Close the case in the workbench first.
+clone makes a new case file from the server the same way. A replica holds the whole case: cloning and pulling
 need a clearance covering all of it. status compares the case
 file's chain head with the server's, and names the case's converger.
 worker converges the case file's open revocation jobs as the case's one converger: it takes the
@@ -66,6 +73,9 @@ function openCase(path: string): CaseDb {
 
 async function withServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, application_name: 'erwb-team' });
+  // A connection the server drops makes the client emit 'error' besides rejecting the query in
+  // flight; the rejection is what reaches the user, so the event must not end the process first.
+  client.on('error', () => {});
   try {
     await client.connect();
   } catch (err) {
@@ -93,6 +103,22 @@ const WORKER_OPTIONS = {
 
 type WorkerValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: typeof WORKER_OPTIONS }>>['values'];
 
+const IDENTITY = ['as', 'user-data', 'passphrase-fd', 'passphrase-file'] as const;
+
+/** Each command's positional arguments, the options it takes, and whether it signs (needs --as). */
+const COMMANDS: Record<string, { args: number; options: readonly string[]; signs?: boolean }> = {
+  init: { args: 1, options: [] },
+  publish: { args: 2, options: [] },
+  push: { args: 2, options: [] },
+  pull: { args: 2, options: [] },
+  status: { args: 2, options: [] },
+  clone: { args: 3, options: [] },
+  sync: { args: 2, options: IDENTITY, signs: true },
+  worker: { args: 2, options: [...IDENTITY, 'wait', 'lease-ms', 'pause-after-claim-ms'], signs: true },
+  conflicts: { args: 1, options: ['as'] },
+  drop: { args: 2, options: ['as'], signs: true },
+};
+
 export async function runTeamCommand(args: string[], out: Out): Promise<number> {
   let positionals: string[];
   let values: WorkerValues;
@@ -103,9 +129,8 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
     return 2;
   }
   const [command, ...rest] = positionals;
-  const wants = command === 'init' ? 1 : command === 'clone' ? 3 : 2;
-  const optionsGiven = Object.keys(values).length > 0;
-  if (!command || !['init', 'publish', 'push', 'pull', 'sync', 'clone', 'status', 'worker'].includes(command) || rest.length !== wants || (command === 'worker') !== optionsGiven || (command === 'worker' && !values.as)) {
+  const spec = command === undefined ? undefined : COMMANDS[command];
+  if (!command || !spec || rest.length !== spec.args || Object.keys(values).some((o) => !spec.options.includes(o)) || (spec.signs && !values.as)) {
     out.stderr(`${TEAM_USAGE}\n`);
     return 2;
   }
@@ -115,6 +140,7 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
       out.stdout(from === to ? `team schema already at version ${to}\n` : `team schema at version ${to} (was ${from})\n`);
       return 0;
     }
+    if (command === 'conflicts' || command === 'drop') return conflictsCommand(command, rest, values.as, out);
     if (command === 'clone') {
       const [url, caseId, casePath] = rest as [string, string, string];
       const done = await withServer(url, (client) => cloneCase(client, caseId, resolve(casePath)));
@@ -123,16 +149,14 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
     }
     const [casePath, url] = rest as [string, string];
     if (command === 'worker') return await runWorker(casePath, url, values, out);
+    if (command === 'sync') return await runSync(casePath, url, values, out);
     // Pushing and pulling write to the case file (what was sent, what arrived); status only reads it.
     const db = command === 'status' ? openCase(casePath) : openCaseFile(resolve(casePath));
     try {
       const onProgress = (p: PushProgress) => out.stderr(`${progressLine(p)}\n`);
-      if (command === 'pull' || command === 'sync') {
+      if (command === 'pull') {
         const pulled = await withServer(url, (client) => pullCase(db, client));
         out.stdout(`pulled ${pulled.pulled} receipts, verified (head seq ${pulled.head})\n`);
-        if (command === 'pull') return 0;
-        const pushed = await withServer(url, (client) => pushCase(db, client, { onProgress }));
-        out.stdout(`${progressLine(pushed)}\n`);
         return 0;
       }
       if (command === 'publish' || command === 'push') {
@@ -165,7 +189,8 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
       db.close();
     }
   } catch (err) {
-    out.stderr(`team ${command}: ${(err as Error).message}\n`);
+    // Core errors name their command already (team push: …); say it once.
+    out.stderr(`team ${command}: ${(err as Error).message.replace(/^team [a-z]+: /, '')}\n`);
     return 1;
   }
 }
@@ -220,5 +245,35 @@ async function runWorker(casePath: string, url: string, values: WorkerValues, ou
     });
   } finally {
     session.close();
+  }
+}
+
+/** `team sync`: pull, take this reviewer's provisional actions again if the server moved past them, push. */
+async function runSync(casePath: string, url: string, values: WorkerValues, out: Out): Promise<number> {
+  const actorId = values.as!;
+  const passphrase = await readPassphrase(actorId, { fd: values['passphrase-fd'], file: values['passphrase-file'] });
+  const done = await withServer(url, (client) => syncCase(resolve(casePath), client, { userDataDir: values['user-data'] ?? defaultUserDataDir(), actorId, passphrase }, (step) => out.stderr(`sync: ${step}\n`)));
+  out.stdout(`pulled ${done.pulled} receipts (verified); took ${done.replayed.length} provisional actions again on the server's head; pushed ${done.pushed} (head seq ${done.head})\n`);
+  for (const c of done.conflicts) out.stdout(`conflict for ${c.actor}: ${c.channel} made ${c.made_at}: ${c.reason}\n`);
+  return 0;
+}
+
+/** `team conflicts` lists the provisional actions waiting for their authors; `team drop` drops one of yours. */
+function conflictsCommand(command: 'conflicts' | 'drop', rest: string[], actorId: string | undefined, out: Out): number {
+  const db = openCaseFile(resolve(rest[0]!));
+  try {
+    if (command === 'drop') {
+      const id = Number(rest[1]);
+      if (!Number.isInteger(id) || id < 1) throw invalid(`conflict id: expected a positive whole number, got ${rest[1]}`);
+      dropConflict(db, id, actorId!);
+      out.stdout(`dropped conflict ${id}\n`);
+      return 0;
+    }
+    const rows = listConflicts(db, actorId);
+    if (rows.length === 0) out.stdout(`no conflicts${actorId ? ` for ${actorId}` : ''}\n`);
+    for (const c of rows) out.stdout(`${c.conflict_id}\t${c.actor}\t${c.channel}\tmade ${c.made_at}\t${c.reason}${c.request ? `\n\trequest: ${c.request}` : ''}\n`);
+    return 0;
+  } finally {
+    db.close();
   }
 }

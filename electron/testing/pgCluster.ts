@@ -17,6 +17,10 @@ export interface PgCluster {
   readonly port: number;
   /** The connection string of another role on the same cluster, database `postgres`. */
   urlAs(role: string): string;
+  /** Kills the server the way a power cut would (immediate shutdown, no checkpoint); the data stays. */
+  crash(): void;
+  /** Starts the server again on the same port after crash(): it recovers from its log. */
+  restart(): void;
   stop(): void;
 }
 
@@ -75,13 +79,16 @@ export async function startPgCluster(): Promise<PgCluster> {
   run('initdb', ['-D', data, '-A', 'trust', '-U', superuser, '-E', 'UTF8', '--no-locale', '--no-sync']);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  start();
   let stopped = false;
   const urlAs = (role: string) => `postgres://${encodeURIComponent(role)}@127.0.0.1:${port}/postgres`;
   return {
     url: urlAs(superuser),
     port,
     urlAs,
+    crash: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    restart: start,
     stop: () => {
       if (stopped) return;
       stopped = true;

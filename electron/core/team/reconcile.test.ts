@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { RequestOf } from '../../../shared/ipc/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startPgCluster, type PgCluster } from '../../testing/pgCluster';
 import { caseRows, replicaMachine, type ReplicaMachine } from '../../testing/replicaMachine';
@@ -59,11 +60,11 @@ beforeEach(async () => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const context = (tag: string) => ({
+const context = (tag: string): RequestOf<'evidence:ingest'>['context'] => ({
   sourceType: 'proxy', sourceRef: `proxy://acme/${tag}`, sourceVersion: '1', observedAt: '2026-11-19T23:00:00.000Z', effectiveFrom: '2026-11-19T23:00:00.000Z',
   validUntil: null, producerType: 'tool', producer: 'squid', tenant: 'acme', classification: 'internal', trustTier: 'trusted', confidence: 0.8,
   independenceGroup: `proxy-${tag}`, validationMethod: 'hash-and-source-check', appliesTo: ['acme'],
-}) as const;
+});
 
 /** Offline work on both laptops that touches different things: each adds evidence and a claim resting on it. */
 async function independentWork(): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { renameSync, rmSync } from 'node:fs';
+import { readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { ClientBase } from 'pg';
 import type { ScryptCost } from '../audit/sealedKey';
 import { dispatch } from '../dispatch';
@@ -64,7 +65,7 @@ interface PendingRow {
 const ATTEMPTS = 3;
 
 /** Pulls, reconciles provisional actions when the server moved past them, then pushes. */
-export async function syncCase(path: string, client: ClientBase, who: SyncIdentity): Promise<SyncResult> {
+export async function syncCase(path: string, client: ClientBase, who: SyncIdentity, onStep: (step: string) => void = () => {}): Promise<SyncResult> {
   const replayed: string[] = [];
   const conflicts: SyncResult['conflicts'] = [];
   let pulled = 0;
@@ -77,6 +78,7 @@ export async function syncCase(path: string, client: ClientBase, who: SyncIdenti
       });
       if (fastForward) {
         pulled += fastForward.pulled;
+        onStep(`pushing from seq ${fastForward.head}`);
         const pushed = await pushCase(db, client);
         return { pulled, pushed: pushed.pushed, replayed, conflicts, head: pushed.head.seq };
       }
@@ -87,7 +89,7 @@ export async function syncCase(path: string, client: ClientBase, who: SyncIdenti
     } finally {
       db.close();
     }
-    const rebuilt = await rebuildOnServerHead(path, client, who);
+    const rebuilt = await rebuildOnServerHead(path, client, who, onStep);
     pulled += rebuilt.pulled;
     replayed.push(...rebuilt.replayed);
     conflicts.push(...rebuilt.conflicts);
@@ -100,7 +102,7 @@ export async function syncCase(path: string, client: ClientBase, who: SyncIdenti
  * there, and puts the result in its place in one rename. Until that rename the file is untouched,
  * so a sync cut at any point leaves either the old file or the new one, whole.
  */
-async function rebuildOnServerHead(path: string, client: ClientBase, who: SyncIdentity): Promise<{ pulled: number; replayed: string[]; conflicts: SyncResult['conflicts'] }> {
+async function rebuildOnServerHead(path: string, client: ClientBase, who: SyncIdentity, onStep: (step: string) => void): Promise<{ pulled: number; replayed: string[]; conflicts: SyncResult['conflicts'] }> {
   const db = openCaseFile(path);
   let caseId: string;
   let pending: PendingRow[];
@@ -119,10 +121,13 @@ async function rebuildOnServerHead(path: string, client: ClientBase, who: SyncId
     db.close();
   }
 
+  // A sync killed before its rename leaves its rebuilt file behind: never used, removed here.
+  for (const f of readdirSync(dirname(path))) if (f.startsWith(`${basename(path)}.sync-`)) rmSync(join(dirname(path), f), { force: true });
   const temp = `${path}.sync-${randomUUID().slice(0, 8)}`;
   const discard = () => {
     for (const f of [temp, `${temp}-wal`, `${temp}-shm`]) rmSync(f, { force: true });
   };
+  onStep(`rebuilding from the server's head: ${pending.length} provisional actions to take again`);
   const clone = await cloneCase(client, caseId, temp);
   const session = new Session({ userDataDir: who.userDataDir, log: () => {}, ...(who.keyCost ? { keyCost: who.keyCost } : {}), ...(who.now ? { now: who.now } : {}) });
   const replayed: string[] = [];
@@ -141,6 +146,7 @@ async function rebuildOnServerHead(path: string, client: ClientBase, who: SyncId
         report(made, `made by ${p.actor}, who was not the reviewer syncing; ${p.actor} redoes it (or drops it)`);
       } else {
         const answer = await dispatch(handlers, seat, p.channel, JSON.parse(p.request));
+        onStep(`took ${p.channel} again: ${answer.ok ? 'applied' : 'a conflict'}`);
         if (answer.ok) replayed.push(p.channel);
         else report(made, `no longer valid on the server's newer head: ${answer.error.code}: ${answer.error.message}`);
       }
@@ -158,6 +164,7 @@ async function rebuildOnServerHead(path: string, client: ClientBase, who: SyncId
   }
   // The old file goes with its journal; the rebuilt one (closed, so checkpointed) takes its place.
   for (const f of [`${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+  onStep('replacing the case file with the rebuilt one');
   renameSync(temp, path);
   discard();
   return { pulled: clone.pulled, replayed, conflicts: found };
