@@ -259,6 +259,29 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
       GRANT SELECT ON erwb.team_rows, erwb.team_rows_point TO ${TEAM_READER_ROLE};
     `,
   },
+  {
+    version: 50,
+    name: 'members push as themselves',
+    sql: `
+      -- A reviewer pushes and syncs with their own login, not the server admin's: a member of a case
+      -- may append to its log (the chain's constraints, the head's compare-and-swap and the
+      -- converger trigger apply to them as to anyone), move its head and take its converger lease;
+      -- nothing else. Receipts cannot be changed or removed by anyone (the append-only triggers).
+      CREATE FUNCTION erwb.is_member(c text) RETURNS boolean LANGUAGE sql STABLE AS $$
+        SELECT EXISTS (SELECT 1 FROM erwb.team_member m WHERE m.case_id = c AND m.role_name = current_user)
+      $$;
+      CREATE POLICY member_appends ON erwb.team_receipt FOR INSERT WITH CHECK (erwb.is_member(case_id));
+      CREATE POLICY member_appends ON erwb.team_receipt_body FOR INSERT WITH CHECK (erwb.is_member(case_id));
+      CREATE POLICY member_appends ON erwb.team_content FOR INSERT WITH CHECK (erwb.is_member(case_id));
+      CREATE POLICY member_appends ON erwb.team_rows FOR INSERT WITH CHECK (erwb.is_member(case_id));
+      CREATE POLICY member_appends ON erwb.team_rows_point FOR INSERT WITH CHECK (erwb.is_member(case_id));
+      CREATE POLICY member_moves_head ON erwb.team_case FOR UPDATE USING (erwb.is_member(case_id)) WITH CHECK (erwb.is_member(case_id));
+      CREATE POLICY member_leases ON erwb.team_converger FOR UPDATE USING (erwb.is_member(case_id)) WITH CHECK (erwb.is_member(case_id));
+      GRANT INSERT ON erwb.team_receipt, erwb.team_receipt_body, erwb.team_content, erwb.team_rows, erwb.team_rows_point TO ${TEAM_READER_ROLE};
+      GRANT UPDATE (head_seq, head_hash) ON erwb.team_case TO ${TEAM_READER_ROLE};
+      GRANT UPDATE (holder, token, lease_expires_at) ON erwb.team_converger TO ${TEAM_READER_ROLE};
+    `,
+  },
 ];
 
 export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;

@@ -57,6 +57,11 @@ async function registerCaseMembers(db: CaseDb, client: ClientBase, caseId: strin
   );
 }
 
+async function mayCreateRoles(client: ClientBase): Promise<boolean> {
+  const { rows } = await client.query<{ may: boolean }>('SELECT rolcreaterole OR rolsuper AS may FROM pg_roles WHERE rolname = current_user');
+  return rows[0]?.may === true;
+}
+
 /** Whether this case file holds the server's head (the same receipt at its seq): it is not behind. */
 export function holdsHead(db: CaseDb, head: TeamHead): boolean {
   if (head.seq === 0) return true;
@@ -77,8 +82,9 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
   if (!holdsHead(db, head)) {
     throw new HeadMoved(`team push: the server holds receipts up to seq ${head.seq} that this case file does not have; pull first`);
   }
-  // New reviewers join the case on the server before their receipts arrive.
-  await inTransaction(client, () => registerCaseMembers(db, client, caseId));
+  // New reviewers join the case on the server before their receipts arrive, when the pusher may
+  // make roles (the server's admin); a reviewer pushing as themselves leaves that to the admin.
+  if (await mayCreateRoles(client)) await inTransaction(client, () => registerCaseMembers(db, client, caseId));
   const total = (db.prepare('SELECT count(*) AS n FROM audit_receipt WHERE seq > ?').get(head.seq) as { n: number }).n;
   const converges = db.prepare(`SELECT 1 FROM audit_receipt WHERE seq > ? AND action = 'revocation:converge' LIMIT 1`).get(head.seq) !== undefined;
   const lease = options.lease ?? (converges ? await leaseForPush(client, caseId) : undefined);

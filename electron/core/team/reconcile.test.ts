@@ -13,7 +13,7 @@ import { openCaseFile } from '../store/caseFile';
 import { publishCase } from './publish';
 import { dropConflict, listConflicts, syncCase } from './reconcile';
 import { cloneCase } from './replica';
-import { initTeamStore, readReceipts } from './teamStore';
+import { initTeamStore, readReceipts, teamRoleName } from './teamStore';
 import { checkServedChain } from './servedChain';
 
 let cluster: PgCluster;
@@ -59,6 +59,17 @@ beforeEach(async () => {
   }
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `work` connected as the reviewer's own PostgreSQL role. */
+async function asRole<T>(actorId: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: cluster.urlAs(teamRoleName(actorId)) });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
 
 const context = (tag: string): RequestOf<'evidence:ingest'>['context'] => ({
   sourceType: 'proxy', sourceRef: `proxy://acme/${tag}`, sourceVersion: '1', observedAt: '2026-11-19T23:00:00.000Z', effectiveFrom: '2026-11-19T23:00:00.000Z',
@@ -107,14 +118,15 @@ describe('two reviewers offline on one case', () => {
       await independentWork();
       const laptops = { a: { m: a, who: 'carol' }, b: { m: b, who: 'dave' } };
       const [first, second] = [laptops[order[0]], laptops[order[1]]];
-      const one = await syncCase(first.m.path, admin, first.m.identity(first.who));
+      // Each reviewer syncs with their own PostgreSQL login, not the admin's.
+      const one = await asRole(first.who, (client) => syncCase(first.m.path, client, first.m.identity(first.who)));
       expect(one).toMatchObject({ pushed: 3, replayed: [], conflicts: [] });
       // The second laptop's actions were made on a head the server has moved past: taken again there, in order.
-      const two = await syncCase(second.m.path, admin, second.m.identity(second.who));
+      const two = await asRole(second.who, (client) => syncCase(second.m.path, client, second.m.identity(second.who)));
       expect(two).toMatchObject({ replayed: ['evidence:ingest', 'claim:create', 'claim:bind'], conflicts: [] });
       expect(two.pushed).toBe(3);
       // The first laptop catches up.
-      expect(await syncCase(first.m.path, admin, first.m.identity(first.who))).toMatchObject({ pulled: 3, pushed: 0 });
+      expect(await asRole(first.who, (client) => syncCase(first.m.path, client, first.m.identity(first.who)))).toMatchObject({ pulled: 3, pushed: 0 });
       await expectOneCase();
       const held = holdings(a.path);
       expect(held.claims.map((c) => (c as { claim_id: string }).claim_id)).toEqual(['cl-1', 'cl-a', 'cl-b']);

@@ -237,6 +237,42 @@ describe('row-level security', () => {
     }
   });
 
+  it('lets a member append to the case log as themselves, and nobody else', async () => {
+    await rc.evidence('ev-1');
+    const { caseId } = readCaseMeta(rc.session.db());
+    await publishCase(rc.session.db(), admin);
+    await rc.claim('cl-1');
+    await admin.query('CREATE ROLE erwb_mallory LOGIN; GRANT erwb_reader TO erwb_mallory');
+    try {
+      const before = await teamHead(admin, caseId);
+      // A role that is no member of the case cannot append, nor move its head.
+      const mallory = new pg.Client({ connectionString: cluster.urlAs('erwb_mallory') });
+      await mallory.connect();
+      try {
+        await expect(pushCase(rc.session.db(), mallory)).rejects.toThrow(/not on this server/);
+        await expect(mallory.query('UPDATE erwb.team_case SET head_seq = head_seq + 1 WHERE case_id = $1', [caseId])).resolves.toMatchObject({ rowCount: 0 });
+        await expect(appendReceipts(mallory, caseId, before!, [])).resolves.toEqual(before);
+        const next = caseRows().filter((r) => r.seq > before!.seq);
+        await expect(mallory.query(
+          `INSERT INTO erwb.team_receipt (case_id, seq, prev_hash, hash, at, actor, action, scope_tenants, scope_rank, scope_unknown) VALUES ($1, $2, $3, $4, $5, $6, $7, '{}', 0, false)`,
+          [caseId, next[0]!.seq, next[0]!.prev_hash, next[0]!.hash, next[0]!.at, next[0]!.actor, next[0]!.action],
+        )).rejects.toThrow(/row-level security/);
+      } finally {
+        await mallory.end();
+      }
+      expect(await teamHead(admin, caseId)).toEqual(before);
+      // alice, a member, pushes her receipts with her own login; the server takes them like anyone's.
+      await asReviewer('alice', async (alice) => {
+        const pushed = await pushCase(rc.session.db(), alice);
+        expect(pushed.pushed).toBeGreaterThan(0);
+        await expect(alice.query('DELETE FROM erwb.team_receipt WHERE case_id = $1', [caseId])).rejects.toThrow(/permission denied|append-only/);
+      });
+      expect((await teamHead(admin, caseId))!.seq).toBe(rc.receiptCount());
+    } finally {
+      await admin.query('DROP OWNED BY erwb_mallory; DROP ROLE erwb_mallory');
+    }
+  });
+
   it('keeps a tenant-A reviewer out of tenant-B bodies, and a non-member out of the case', async () => {
     await twoTenantCase();
     const db = rc.session.db();
