@@ -114,9 +114,18 @@ export async function dispatch(
   }
 }
 
-/** The open case's connection, or null when none is open. */
+/**
+ * The open case's connection, or null when none is open or it is not to be touched now (an import
+ * holds it: the channels that may run meanwhile are reads, and the import keeps its own record).
+ */
 function openDb(seat: Seat): CaseDb | null {
-  return seat.casePath === null ? null : seat.db();
+  if (seat.casePath === null) return null;
+  try {
+    return seat.db();
+  } catch (err) {
+    if (err instanceof WorkbenchError && err.code === 'BUSY') return null;
+    throw err;
+  }
 }
 
 /** Where a team replica stands before an action, and who acts (null: no case, not a replica, or no reviewer unlocked). */

@@ -5,6 +5,7 @@ import { claimHandlers } from './handlers/claims';
 import { computationHandlers } from './handlers/computations';
 import { decisionHandlers } from './handlers/decisions';
 import { drillHandlers } from './handlers/drill';
+import { teamHandlers } from './handlers/team';
 import { evidenceHandlers } from './handlers/evidence';
 import { gateHandlers } from './handlers/gate';
 import { interchangeHandlers } from './handlers/interchange';
@@ -41,4 +42,5 @@ export const handlers: HandlerTable = {
   ...revocationHandlers,
   ...auditHandlers,
   ...drillHandlers,
+  ...teamHandlers,
 };

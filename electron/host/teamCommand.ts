@@ -12,10 +12,13 @@ import { convergeCase } from '../core/team/converger';
 import { convergerStanding, DEFAULT_TEAM_LEASE_MS } from '../core/team/convergerLease';
 import { openJobCount } from '../core/worker/outbox';
 import { readCaseMeta } from '../core/services/caseMeta';
-import { openCaseFile, openReader, schemaVersion, type CaseDb } from '../core/store/caseFile';
+import { openCaseFile, openReader, schemaVersion, writeTransaction, type CaseDb } from '../core/store/caseFile';
+import { noteServer } from '../core/store/replicaRows';
+import { serverLocation } from '../core/team/teamView';
 import { LATEST_VERSION } from '../core/store/migrations';
 import { holdsHead, publishCase, pushCase, type PushProgress } from '../core/team/publish';
-import { dropConflict, listConflicts, syncCase } from '../core/team/reconcile';
+import { dropConflict, listConflicts } from '../core/team/conflicts';
+import { syncCase } from '../core/team/reconcile';
 import { cloneCase, pullCase } from '../core/team/replica';
 import { initTeamStore, teamHead, teamRoleName } from '../core/team/teamStore';
 import { listActors } from '../core/store/actorRows';
@@ -144,6 +147,7 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
     if (command === 'clone') {
       const [url, caseId, casePath] = rest as [string, string, string];
       const done = await withServer(url, (client) => cloneCase(client, caseId, resolve(casePath)));
+      rememberServer(resolve(casePath), url);
       out.stdout(`cloned case ${caseId} into ${casePath}: ${done.pulled} receipts, verified (head seq ${done.head})\n`);
       return 0;
     }
@@ -154,6 +158,7 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
     const db = command === 'status' ? openCase(casePath) : openCaseFile(resolve(casePath));
     try {
       const onProgress = (p: PushProgress) => out.stderr(`${progressLine(p)}\n`);
+      if (command !== 'status') writeTransaction(db, () => noteServer(db, serverLocation(url)));
       if (command === 'pull') {
         const pulled = await withServer(url, (client) => pullCase(db, client));
         out.stdout(`pulled ${pulled.pulled} receipts, verified (head seq ${pulled.head})\n`);
@@ -252,6 +257,7 @@ async function runWorker(casePath: string, url: string, values: WorkerValues, ou
 async function runSync(casePath: string, url: string, values: WorkerValues, out: Out): Promise<number> {
   const actorId = values.as!;
   const passphrase = await readPassphrase(actorId, { fd: values['passphrase-fd'], file: values['passphrase-file'] });
+  rememberServer(resolve(casePath), url);
   const done = await withServer(url, (client) => syncCase(resolve(casePath), client, { userDataDir: values['user-data'] ?? defaultUserDataDir(), actorId, passphrase }, (step) => out.stderr(`sync: ${step}\n`)));
   out.stdout(`pulled ${done.pulled} receipts (verified); took ${done.replayed.length} provisional actions again on the server's head; pushed ${done.pushed} (head seq ${done.head})\n`);
   for (const c of done.conflicts) out.stdout(`conflict for ${c.actor}: ${c.channel} made ${c.made_at}: ${c.reason}\n`);
@@ -273,6 +279,16 @@ function conflictsCommand(command: 'conflicts' | 'drop', rest: string[], actorId
     if (rows.length === 0) out.stdout(`no conflicts${actorId ? ` for ${actorId}` : ''}\n`);
     for (const c of rows) out.stdout(`${c.conflict_id}\t${c.actor}\t${c.channel}\tmade ${c.made_at}\t${c.reason}${c.request ? `\n\trequest: ${c.request}` : ''}\n`);
     return 0;
+  } finally {
+    db.close();
+  }
+}
+
+/** Keeps the server's address (no user, no password) in the replica, for the window's team status. */
+function rememberServer(casePath: string, url: string): void {
+  const db = openCaseFile(casePath);
+  try {
+    writeTransaction(db, () => noteServer(db, serverLocation(url)));
   } finally {
     db.close();
   }

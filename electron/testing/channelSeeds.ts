@@ -338,5 +338,8 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
   'audit:keys': empty,
   'actor:rekey': (ids) => fc.record({ actorId: fc.constantFrom(...ids.actors, 'nobody'), reason: REASON, passphrase: fc.constant(TEST_PASSPHRASE) }),
   'metrics:get': empty,
+  'team:status': empty,
+  'team:sync': empty,
+  'team:dropConflict': () => fc.record({ conflictId: fc.integer({ min: 1, max: 5 }) }),
   'drill:run': (ids) => fc.record({ targets: opt(fc.integer({ min: 1, max: 20 })), claimIds: opt(fc.array(claim(ids), { minLength: 1, maxLength: 3 })) }),
 };

@@ -17,8 +17,8 @@ import { TEST_KEY_COST, TEST_PASSPHRASE, testSession } from './testCase';
 export interface ReplicaMachine {
   path: string;
   userDataDir: string;
-  /** Works on the case file as `actorId`; the session is closed when `work` is done. */
-  work<T>(actorId: string, work: (m: MachineSession) => Promise<T>): Promise<T>;
+  /** Works on the case file as `actorId` (test passphrase unless given); the session is closed when `work` is done. */
+  work<T>(actorId: string, work: (m: MachineSession) => Promise<T>, passphrase?: string): Promise<T>;
   /** What `team sync` needs to sign as `actorId` here. */
   identity(actorId: string): { userDataDir: string; actorId: string; passphrase: string; keyCost: typeof TEST_KEY_COST };
 }
@@ -36,12 +36,12 @@ export function replicaMachine(parentDir: string, path: string, keysFrom: string
     path,
     userDataDir,
     identity: (actorId) => ({ userDataDir, actorId, passphrase: TEST_PASSPHRASE, keyCost: TEST_KEY_COST }),
-    async work(actorId, work) {
+    async work(actorId, work, passphrase = TEST_PASSPHRASE) {
       const session = testSession({ userDataDir });
       session.open(path);
       const seat = session.seat('replica');
       const as = (id: string) => void seat.unlock(id, TEST_PASSPHRASE);
-      as(actorId);
+      seat.unlock(actorId, passphrase);
       try {
         return await work({
           seat,

@@ -17,6 +17,7 @@ import { revocationChannels } from './channels/revocation';
 import { searchChannels } from './channels/search';
 import { sourceChannels } from './channels/sources';
 import { stixChannels } from './channels/stix';
+import { teamChannels } from './channels/team';
 import { timelineChannels } from './channels/timeline';
 import { whatIfChannels } from './channels/whatIf';
 import type { Envelope } from './envelope';
@@ -48,6 +49,7 @@ export const contract = {
   ...remediationChannels,
   ...auditChannels,
   ...drillChannels,
+  ...teamChannels,
 } as const satisfies Record<string, ChannelSpec>;
 
 export type Contract = typeof contract;

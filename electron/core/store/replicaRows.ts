@@ -71,10 +71,25 @@ export function ensureCapture(db: CaseDb): void {
 
 /** The last seq this replica and the server agree on: after a push or a pull. Later receipts of this file are its own, not yet pushed. */
 export function noteServerSeq(db: CaseDb, seq: number): void {
-  db.prepare(`INSERT INTO replica_state (key, value) VALUES ('server_seq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(seq));
+  setState(db, 'server_seq', String(seq));
+  setState(db, 'synced_at', new Date().toISOString());
 }
 
-export const serverSeq = (db: CaseDb): number => Number((db.prepare(`SELECT value FROM replica_state WHERE key = 'server_seq'`).get() as { value: string } | undefined)?.value ?? 0);
+const setState = (db: CaseDb, key: string, value: string) =>
+  db.prepare('INSERT INTO replica_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+const getState = (db: CaseDb, key: string): string | null => (db.prepare('SELECT value FROM replica_state WHERE key = ?').get(key) as { value: string } | undefined)?.value ?? null;
+
+/** When this replica last agreed with the server (its last push or pull), wall-clock time. */
+export const lastSynced = (db: CaseDb): string | null => getState(db, 'synced_at');
+
+/** The team server this replica syncs with (postgres://host:port/database; no user, no password). */
+export const replicaServer = (db: CaseDb): string | null => getState(db, 'server');
+
+export function noteServer(db: CaseDb, server: string): void {
+  setState(db, 'server', server);
+}
+
+export const serverSeq = (db: CaseDb): number => Number(getState(db, 'server_seq') ?? 0);
 
 const lastSeq = (db: CaseDb): number => (db.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM audit_receipt').get() as { n: number }).n;
 

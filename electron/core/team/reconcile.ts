@@ -4,12 +4,13 @@ import { basename, dirname, join } from 'node:path';
 import type { ClientBase } from 'pg';
 import type { ScryptCost } from '../audit/sealedKey';
 import { dispatch } from '../dispatch';
-import { conflict, forbidden, notFound } from '../errors';
+import { conflict } from '../errors';
 import { handlers } from '../handlers';
 import { readCaseMeta } from '../services/caseMeta';
 import { Session } from '../session';
 import { openCaseFile, writeTransaction, type CaseDb } from '../store/caseFile';
 import { serverSeq } from '../store/replicaRows';
+import type { ConflictRow } from './conflicts';
 import { pushCase } from './publish';
 import { cloneCase, DivergedReplica, pullCase } from './replica';
 import { HeadMoved } from './teamStore';
@@ -34,15 +35,6 @@ export interface SyncIdentity {
   now?: () => string;
 }
 
-export interface ConflictRow {
-  conflict_id: number;
-  actor: string;
-  channel: string;
-  request: string | null;
-  reason: string;
-  made_at: string;
-  found_at: string;
-}
 
 export interface SyncResult {
   pulled: number;
@@ -173,19 +165,4 @@ async function rebuildOnServerHead(path: string, client: ClientBase, who: SyncId
 function keepConflicts(db: CaseDb, rows: readonly Omit<ConflictRow, 'conflict_id'>[]): void {
   const insert = db.prepare('INSERT INTO replica_conflict (actor, channel, request, reason, made_at, found_at) VALUES (?, ?, ?, ?, ?, ?)');
   for (const r of rows) insert.run(r.actor, r.channel, r.request, r.reason, r.made_at, r.found_at);
-}
-
-/** The conflicts waiting on this replica: `actorId`'s, or everyone's. */
-export function listConflicts(db: CaseDb, actorId?: string): ConflictRow[] {
-  return (actorId
-    ? db.prepare('SELECT * FROM replica_conflict WHERE actor = ? ORDER BY conflict_id').all(actorId)
-    : db.prepare('SELECT * FROM replica_conflict ORDER BY conflict_id').all()) as ConflictRow[];
-}
-
-/** Drops a conflict its author has redone or decided against. */
-export function dropConflict(db: CaseDb, conflictId: number, actorId: string): void {
-  const row = db.prepare('SELECT actor FROM replica_conflict WHERE conflict_id = ?').get(conflictId) as { actor: string } | undefined;
-  if (!row) throw notFound(`team drop: no conflict ${conflictId} in this case file`);
-  if (row.actor !== actorId) throw forbidden(`team drop: conflict ${conflictId} is ${row.actor}'s to redo or drop, not ${actorId}'s`);
-  writeTransaction(db, () => db.prepare('DELETE FROM replica_conflict WHERE conflict_id = ?').run(conflictId));
 }

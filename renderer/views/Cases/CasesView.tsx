@@ -6,6 +6,7 @@ import { BundlePanel } from './BundlePanel';
 import { HandoffReceiveForm } from './HandoffReceiveForm';
 import { FinalizePanel } from './FinalizePanel';
 import { NewCaseForm } from './NewCaseForm';
+import { TeamPanel } from './TeamPanel';
 
 export function CasesView() {
   const { caseInfo, actors, recent, caseError } = useWorkbench(useShallow(selectCasesView));
@@ -46,6 +47,7 @@ export function CasesView() {
       )}
       {caseInfo?.actor && <BundlePanel />}
       {caseInfo?.actor && <FinalizePanel />}
+      {caseInfo?.actor && <TeamPanel />}
       <section className="panel">
         <h2>Open a case file</h2>
         <form

@@ -1,0 +1,100 @@
+import pg from 'pg';
+import type { TeamStatus } from '../../../shared/ipc/channels/team';
+import { chainHead } from '../audit/receiptViews';
+import type { ServiceContext } from '../context';
+import { conflict, notFound, WorkbenchError } from '../errors';
+import { readCaseMeta } from '../services/caseMeta';
+import { isCapturing, lastSynced, replicaServer, serverSeq } from '../store/replicaRows';
+import { listConflicts } from './conflicts';
+import { convergerStanding } from './convergerLease';
+import { holdsHead, pushCase } from './publish';
+import { DivergedReplica, pullCase } from './replica';
+import { readReceipts, teamHead, teamRoleName } from './teamStore';
+
+/**
+ * The window's view of the open case on its team server (issue 15.4). The window connects as the
+ * reviewer's own PostgreSQL role (the password from PGPASSWORD or ~/.pgpass, as any libpq client
+ * finds it), so the server answers within their row-level security.
+ */
+
+/** A server address as a replica keeps it: postgres://host:port/database, without user or password. */
+export function serverLocation(url: string): string {
+  const u = new URL(url);
+  u.username = '';
+  u.password = '';
+  return u.toString();
+}
+
+const CONNECT_TIMEOUT_MS = 3_000;
+
+async function asReviewer<T>(server: string, actorId: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const u = new URL(server);
+  u.username = teamRoleName(actorId);
+  const client = new pg.Client({ connectionString: u.toString(), application_name: 'erwb-window', connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new WorkbenchError('STORAGE', `cannot reach the team server ${server} as ${u.username}: ${(err as Error).message}`);
+  }
+  try {
+    return await work(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function teamStatus(ctx: ServiceContext): Promise<TeamStatus> {
+  const { db } = ctx;
+  const local = chainHead(db);
+  const actorId = ctx.actor.actorId;
+  const conflicts = listConflicts(db, actorId).map((c) => ({
+    conflictId: c.conflict_id, actor: c.actor, channel: c.channel, request: c.request, reason: c.reason, madeAt: c.made_at, foundAt: c.found_at,
+  }));
+  const base: TeamStatus = {
+    replica: isCapturing(db), server: replicaServer(db), role: null, problem: null, localHead: local.seq, serverHead: null,
+    ahead: 0, behind: 0, diverged: false, lastSync: lastSynced(db), converger: null, others: [], conflicts,
+  };
+  if (!base.replica) return base;
+  if (!base.server) return { ...base, problem: 'this case file does not name its team server yet: sync it once with npm run team -- sync' };
+  const { caseId } = readCaseMeta(db);
+  try {
+    return await asReviewer(base.server, actorId, async (client) => {
+      const head = await teamHead(client, caseId);
+      if (!head) return { ...base, role: teamRoleName(actorId), problem: `case ${caseId} is not on the server for ${teamRoleName(actorId)} (not a member?)` };
+      const { holder } = await convergerStanding(client, caseId);
+      const { rows } = await client.query<{ actor: string; last_at: string; n: number }>(
+        'SELECT actor, max(at) AS last_at, count(*)::int AS n FROM erwb.team_receipt WHERE case_id = $1 GROUP BY actor ORDER BY max(at) DESC',
+        [caseId],
+      );
+      const standing = holdsHead(db, head)
+        ? { ahead: local.seq - head.seq, behind: 0, diverged: false }
+        : (await readReceipts(client, caseId, local.seq - 1, 1))[0]?.hash === local.hash
+          ? { ahead: 0, behind: head.seq - local.seq, diverged: false }
+          : { ahead: local.seq - serverSeq(db), behind: head.seq - serverSeq(db), diverged: true };
+      return {
+        ...base, ...standing, role: teamRoleName(actorId), serverHead: head.seq, converger: holder,
+        others: rows.filter((r) => r.actor !== actorId).map((r) => ({ actorId: r.actor, lastAt: r.last_at, receipts: r.n })),
+      };
+    });
+  } catch (err) {
+    if (!(err instanceof WorkbenchError)) throw err;
+    return { ...base, role: teamRoleName(actorId), problem: err.message };
+  }
+}
+
+/** Pulls (fast-forward, verified) then pushes, on the open case; a replica whose own actions the server moved past is told how to sync it. */
+export async function syncOpenCase(ctx: ServiceContext): Promise<{ pulled: number; pushed: number; head: number }> {
+  const server = isCapturing(ctx.db) ? replicaServer(ctx.db) : null;
+  if (!server) throw notFound('team:sync: this case is not on a team server (publish it with npm run team -- publish)');
+  return asReviewer(server, ctx.actor.actorId, async (client) => {
+    try {
+      const pulled = await pullCase(ctx.db, client);
+      const pushed = await pushCase(ctx.db, client);
+      return { pulled: pulled.pulled, pushed: pushed.pushed, head: pushed.head.seq };
+    } catch (err) {
+      if (!(err instanceof DivergedReplica)) throw err;
+      throw conflict(`${err.message}. Close the case, then run npm run team -- sync <case-file> ${server} --as ${ctx.actor.actorId}: it takes your actions again on the server's head`);
+    }
+  });
+}
