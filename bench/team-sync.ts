@@ -1,10 +1,13 @@
 /**
  * The team server's receipt log (issue 15) on a throwaway PostgreSQL cluster: push and read back
  * about 100,000 receipts of a generated case (built through bundle:import), each against a
- * baseline measured in the same run on the same cluster: the same rows through a bare batched
- * INSERT into a table with no constraints, triggers or policies, and a bare paged SELECT of it.
+ * baseline measured in the same run on the same cluster: the same rows (receipts, texts and row
+ * images) through a bare batched INSERT into tables with no constraints, triggers or policies, and
+ * a bare paged SELECT of them.
  * Then a push of 1,000 receipts onto a server log already holding 1,000,000 (the million are
- * written by SQL, chained by hash, so building them takes seconds, not an hour of imports).
+ * written by SQL, chained by hash, so building them takes seconds, not an hour of imports). Then
+ * replicas: a clone of the generated case against verifying the same file, and a sync of 1,000
+ * new receipts into a replica of it.
  *
  *   npx tsx bench/team-sync.ts [--claims 9100] [--batch 1000] [--million 1000000]
  */
@@ -15,12 +18,17 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import type { ReceiptRow } from '../electron/core/audit/receipts';
 import { readCaseMeta } from '../electron/core/services/caseMeta';
+import { verifyCaseFile } from '../electron/core/audit/verifyFile';
+import { dispatch } from '../electron/core/dispatch';
+import { handlers } from '../electron/core/handlers';
+import { openCaseFile } from '../electron/core/store/caseFile';
 import { pushCase } from '../electron/core/team/publish';
+import { cloneCase, pullCase } from '../electron/core/team/replica';
 import { receiptScopes } from '../electron/core/team/receiptScope';
 import { appendReceipts, createTeamCase, initTeamStore, readReceipts, teamHead, type TeamReceipt } from '../electron/core/team/teamStore';
 import { writeGeneratedBundle } from '../electron/testing/generatedBundle';
 import { startPgCluster } from '../electron/testing/pgCluster';
-import { createTestCase } from '../electron/testing/testCase';
+import { createTestCase, TEST_PASSPHRASE, testSession } from '../electron/testing/testCase';
 import { report } from './lib';
 
 const { values } = parseArgs({ options: { claims: { type: 'string', default: '9100' }, batch: { type: 'string', default: '1000' }, million: { type: 'string', default: '1000000' } } });
@@ -58,6 +66,7 @@ async function main() {
       PRIMARY KEY (case_id, seq))`);
     await client.query(`CREATE TABLE bare_content (case_id text, item text, seq bigint, media_type text, content text, content_sha256 text, tenant text, rank smallint,
       PRIMARY KEY (case_id, item))`);
+    await client.query('CREATE TABLE bare_rows (case_id text, through_seq bigint, images text, PRIMARY KEY (case_id, through_seq))');
 
     // Each run pushes the whole case under a new case id onto the same server, so later runs also
     // pay for the rows earlier ones left (as a real server would).
@@ -72,6 +81,7 @@ async function main() {
       // The same rows the push wrote (receipts, bodies and the evidence texts), bare.
       const { rows: content } = await client.query<{ item: string; seq: string; media_type: string; content: string; content_sha256: string; tenant: string; rank: number }>(
         'SELECT item, seq, media_type, content, content_sha256, tenant, rank FROM erwb.team_content WHERE case_id = $1 ORDER BY seq', [id]);
+      const { rows: images } = await client.query<{ through_seq: string; images: string }>('SELECT through_seq, images FROM erwb.team_rows WHERE case_id = $1', [id]);
       const textsOf = new Map<number, typeof content>();
       for (const c of content) {
         const start = Math.floor((Number(c.seq) - rows[0]!.seq) / BATCH) * BATCH;
@@ -96,13 +106,14 @@ async function main() {
               [`${id}-bare`, of('item'), of('seq'), of('media_type'), of('content'), of('content_sha256'), of('tenant'), of('rank')],
             );
           }
+          for (const r of images) await client.query('INSERT INTO bare_rows VALUES ($1, $2, $3)', [`${id}-bare`, r.through_seq, r.images]);
         }),
       );
     }
     db.prepare("UPDATE case_meta SET value = ? WHERE key = 'case_id'").run(caseId);
     const push = median(pushMs);
     const bare = median(bareMs);
-    report('push (receipts, bodies, evidence texts; a transaction per batch)', {
+    report('push (receipts, bodies, evidence texts, row images; a transaction per batch)', {
       receipts: rows.length, batch: BATCH, median_ms: push.toFixed(0), receipts_per_s: Math.round(rows.length / (push / 1000)),
       baseline_bare_insert_ms: bare.toFixed(0), baseline_per_s: Math.round(rows.length / (bare / 1000)), ratio_of_baseline: (bare / push).toFixed(2),
     });
@@ -171,6 +182,36 @@ async function main() {
       for (let i = 0; i < relinked.length; i += BATCH) head = await appendReceipts(client, big, head, relinked.slice(i, i + BATCH));
     });
     report('push of 1,000 receipts onto a long server log', { server_receipts: MILLION, build_s: buildS.toFixed(1), push_ms: onTop.toFixed(0), goal_ms: 2000 });
+
+    // Replicas: a clone of the generated case (receipts and rows applied, the whole file verified
+    // before it is kept), then a sync of 1,000 new receipts into a replica of it.
+    const first = join(dir, 'replica-1.case.sqlite');
+    const second = join(dir, 'replica-2.case.sqlite');
+    const cloneMs = await timed(() => cloneCase(client, id0, first));
+    await cloneCase(client, id0, second);
+    const baseVerifyMs = await timed(async () => verifyCaseFile(first));
+    report('clone (receipts and rows, applied, whole file verified)', {
+      receipts: rows.length, clone_ms: cloneMs.toFixed(0), receipts_per_s: Math.round(rows.length / (cloneMs / 1000)),
+      baseline_verify_file_ms: baseVerifyMs.toFixed(0), ratio_of_verify: (baseVerifyMs / cloneMs).toFixed(2),
+    });
+    const laptop = testSession({ userDataDir: join(tc.dir, 'user') });
+    laptop.open(first);
+    const seat = laptop.seat('bench');
+    seat.unlock('admin', TEST_PASSPHRASE);
+    for (let i = 0; i < 1000; i++) {
+      const answer = await dispatch(handlers, seat, 'claim:create', { claimId: `cl-sync-${i}`, statement: `made on the first replica ${i}`, scope: [], tenant: 'acme', classification: 'internal' });
+      if (!answer.ok) throw new Error(answer.error.message);
+    }
+    const pushed = await pushCase(seat.db(), client);
+    laptop.close();
+    const behind = openCaseFile(second);
+    let pulledMs: number;
+    try {
+      pulledMs = await timed(() => pullCase(behind, client));
+    } finally {
+      behind.close();
+    }
+    report('sync of 1,000 new receipts into a replica', { replica_receipts: rows.length, pulled: pushed.pushed, pull_ms: pulledMs.toFixed(0), goal_ms: 2000, note: 'each pull verifies the whole file' });
   } finally {
     await client.end().catch(() => {});
     cluster.stop();

@@ -107,7 +107,9 @@ async function rebuildOnServerHead(path: string, client: ClientBase, who: SyncId
     pending = db.prepare('SELECT * FROM replica_pending WHERE first_seq > ? ORDER BY first_seq').all(known) as PendingRow[];
     const provisional = db.prepare('SELECT seq, actor, action, at FROM audit_receipt WHERE seq > ? ORDER BY seq').all(known) as { seq: number; actor: string; action: string; at: string }[];
     madeAt = new Map(provisional.map((r) => [r.seq, r.at]));
-    unrecorded = provisional.filter((r) => !pending.some((p) => r.seq >= p.first_seq && r.seq <= p.last_seq));
+    // Convergence receipts (the worker's, not a reviewer's action) are not taken again: the rebuilt
+    // file has the same open jobs, and its converger converges them there.
+    unrecorded = provisional.filter((r) => r.action !== 'revocation:converge' && !pending.some((p) => r.seq >= p.first_seq && r.seq <= p.last_seq));
     earlier = db.prepare('SELECT * FROM replica_conflict ORDER BY conflict_id').all() as ConflictRow[];
   } finally {
     db.close();
