@@ -128,6 +128,16 @@ export interface RowImage {
   r: Record<string, unknown> | null;
 }
 
+/** Statements of one pass over many rows, each prepared once. */
+function preparedOnce(db: CaseDb): (sql: string) => Database.Statement {
+  const cache = new Map<string, Database.Statement>();
+  return (sql) => {
+    let stmt = cache.get(sql);
+    if (!stmt) cache.set(sql, (stmt = db.prepare(sql)));
+    return stmt;
+  };
+}
+
 const whereKey = (t: TableShape) => t.key.map((k) => `${quote(k)} = ?`).join(' AND ');
 
 /** Every row of every replicated table: what a replica that has nothing yet needs. */
@@ -155,12 +165,13 @@ export function dirtyImages(db: CaseDb): { images: RowImage[]; throughChange: nu
   const shapes = new Map(replicatedTables(db).map((t) => [t.name, t]));
   const images: RowImage[] = [];
   let throughChange = 0;
+  const statement = preparedOnce(db);
   for (const d of dirty) {
     throughChange = Math.max(throughChange, d.last);
     const t = shapes.get(d.tbl);
     if (!t) continue;
     const k = JSON.parse(d.key) as (string | number)[];
-    const row = db.prepare(`SELECT * FROM ${quote(t.name)} WHERE ${whereKey(t)}`).get(...k) as Record<string, unknown> | undefined;
+    const row = statement(`SELECT * FROM ${quote(t.name)} WHERE ${whereKey(t)}`).get(...k) as Record<string, unknown> | undefined;
     images.push({ t: t.name, k, r: row ? pick(row, t.columns) : null });
   }
   return { images, throughChange };
@@ -183,13 +194,14 @@ export function applyImages(db: CaseDb, images: readonly RowImage[]): void {
   db.pragma('defer_foreign_keys = ON');
   const shapes = new Map(replicatedTables(db).map((t) => [t.name, t]));
   const before = (db.prepare('SELECT COALESCE(MAX(change_id), 0) AS n FROM replica_dirty').get() as { n: number }).n;
+  const statement = preparedOnce(db);
   for (const image of images) {
     const t = shapes.get(image.t);
     if (!t) throw new Error(`a row image names table ${image.t}, which this case file does not replicate`);
     if (image.k.length !== t.key.length) throw new Error(`a row image of ${t.name} has a key of ${image.k.length} values, not ${t.key.length}`);
-    const present = db.prepare(`SELECT * FROM ${quote(t.name)} WHERE ${whereKey(t)}`).get(...image.k) as Record<string, unknown> | undefined;
+    const present = statement(`SELECT * FROM ${quote(t.name)} WHERE ${whereKey(t)}`).get(...image.k) as Record<string, unknown> | undefined;
     if (image.r === null) {
-      if (present) db.prepare(`DELETE FROM ${quote(t.name)} WHERE ${whereKey(t)}`).run(...image.k);
+      if (present) statement(`DELETE FROM ${quote(t.name)} WHERE ${whereKey(t)}`).run(...image.k);
       continue;
     }
     const unknown = Object.keys(image.r).filter((c) => !t.columns.includes(c));
@@ -197,12 +209,12 @@ export function applyImages(db: CaseDb, images: readonly RowImage[]): void {
     if (!present) {
       const cols = t.key[0] === 'rowid' ? ['rowid', ...Object.keys(image.r)] : Object.keys(image.r);
       const values = t.key[0] === 'rowid' ? [image.k[0], ...Object.values(image.r)] : Object.values(image.r);
-      db.prepare(`INSERT INTO ${quote(t.name)} (${cols.map(quote).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...values);
+      statement(`INSERT INTO ${quote(t.name)} (${cols.map(quote).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...values);
       continue;
     }
     const changed = Object.keys(image.r).filter((c) => present[c] !== image.r![c]);
     if (changed.length === 0) continue;
-    db.prepare(`UPDATE ${quote(t.name)} SET ${changed.map((c) => `${quote(c)} = ?`).join(', ')} WHERE ${whereKey(t)}`).run(...changed.map((c) => image.r![c]), ...image.k);
+    statement(`UPDATE ${quote(t.name)} SET ${changed.map((c) => `${quote(c)} = ?`).join(', ')} WHERE ${whereKey(t)}`).run(...changed.map((c) => image.r![c]), ...image.k);
   }
   db.prepare('DELETE FROM replica_dirty WHERE change_id > ?').run(before);
 }
