@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startPgCluster, type PgCluster } from '../../testing/pgCluster';
+import { useTeamServer } from '../../testing/teamServer';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { ACTORS, addActors, claimOn, validatedRevision } from '../../testing/workerScenario';
 import { readCaseMeta } from '../services/caseMeta';
@@ -8,24 +8,20 @@ import { openJobCount, runWorker } from '../worker/outbox';
 import { convergeCase } from './converger';
 import { convergerStanding, releaseConvergerLease, renewConvergerLease, takeConvergerLease } from './convergerLease';
 import { publishCase, pushCase } from './publish';
-import { initTeamStore, readReceipts, teamHead } from './teamStore';
+import { readReceipts, teamHead } from './teamStore';
 import { checkServedChain } from './servedChain';
 
-let cluster: PgCluster;
+const server = useTeamServer();
 let admin: pg.Client;
+/** A second connection, for a second worker. */
 let other: pg.Client;
 beforeAll(async () => {
-  cluster = await startPgCluster();
-  admin = new pg.Client({ connectionString: cluster.url });
-  other = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
+  ({ admin } = server);
+  other = new pg.Client({ connectionString: server.cluster.url });
   await other.connect();
-  await initTeamStore(admin);
-}, 120_000);
+});
 afterAll(async () => {
-  await admin?.end();
   await other?.end();
-  cluster?.stop();
 });
 
 let tc: TestCase;

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { RequestOf } from '../../../shared/ipc/contract';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startPgCluster, type PgCluster } from '../../testing/pgCluster';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PgCluster } from '../../testing/pgCluster';
+import { useTeamServer } from '../../testing/teamServer';
 import { caseRows, replicaMachine, type ReplicaMachine } from '../../testing/replicaMachine';
 import { createReviewCase } from '../../testing/reviewCase';
 import { verifyCaseFile } from '../audit/verifyFile';
@@ -14,21 +15,13 @@ import { publishCase } from './publish';
 import { dropConflict, listConflicts } from './conflicts';
 import { syncCase } from './reconcile';
 import { cloneCase } from './replica';
-import { initTeamStore, readReceipts, teamRoleName } from './teamStore';
+import { readReceipts, teamRoleName } from './teamStore';
 import { checkServedChain } from './servedChain';
 
+const server = useTeamServer();
 let cluster: PgCluster;
 let admin: pg.Client;
-beforeAll(async () => {
-  cluster = await startPgCluster();
-  admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  await initTeamStore(admin);
-}, 120_000);
-afterAll(async () => {
-  await admin?.end();
-  cluster?.stop();
-});
+beforeAll(() => void ({ cluster, admin } = server));
 
 let dir: string;
 let caseId: string;

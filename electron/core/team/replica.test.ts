@@ -1,34 +1,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFullCase } from '../../testing/fullCase';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { caseRows, replicaMachine } from '../../testing/replicaMachine';
-import { startPgCluster, type PgCluster } from '../../testing/pgCluster';
+import { useTeamServer } from '../../testing/teamServer';
 import { verifyCaseFile } from '../audit/verifyFile';
 import { readCaseMeta } from '../services/caseMeta';
 import { openCaseFile } from '../store/caseFile';
 import { publishCase, pushCase } from './publish';
 import { cloneCase, pullCase } from './replica';
-import { initTeamStore } from './teamStore';
 
-let cluster: PgCluster;
+const server = useTeamServer();
 let admin: pg.Client;
 let dir: string;
-beforeAll(async () => {
-  cluster = await startPgCluster();
-  admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  await initTeamStore(admin);
+beforeAll(() => {
+  ({ admin } = server);
   dir = mkdtempSync(join(tmpdir(), 'erwb-replica-'));
-}, 120_000);
-afterAll(async () => {
-  await admin?.end();
-  cluster?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('cloning a case', () => {
   it('makes a case file with exactly the rows of the published one (a case with rows in every table), which verifies', async () => {

@@ -1,6 +1,7 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startPgCluster, type PgCluster } from '../../testing/pgCluster';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PgCluster } from '../../testing/pgCluster';
+import { useTeamServer } from '../../testing/teamServer';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
 import { listReceipts } from '../audit/receiptViews';
@@ -16,18 +17,10 @@ import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from './migrations';
 import { publishCase, pushCase } from './publish';
 import { appendReceipts, GENESIS_HEAD, initTeamStore, readReceipts, teamHead, teamRoleName, type TeamReceipt } from './teamStore';
 
+const server = useTeamServer();
 let cluster: PgCluster;
 let admin: pg.Client;
-beforeAll(async () => {
-  cluster = await startPgCluster();
-  admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  await initTeamStore(admin);
-}, 120_000);
-afterAll(async () => {
-  await admin?.end();
-  cluster?.stop();
-});
+beforeAll(() => void ({ cluster, admin } = server));
 
 let rc: ReviewCase;
 beforeEach(async () => {

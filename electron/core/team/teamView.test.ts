@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startPgCluster, type PgCluster } from '../../testing/pgCluster';
+import { freePort, type PgCluster } from '../../testing/pgCluster';
+import { useTeamServer } from '../../testing/teamServer';
 import { replicaMachine } from '../../testing/replicaMachine';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { readCaseMeta } from '../services/caseMeta';
@@ -11,28 +12,23 @@ import { writeTransaction } from '../store/caseFile';
 import { noteServer } from '../store/replicaRows';
 import { publishCase, pushCase } from './publish';
 import { cloneCase } from './replica';
-import { initTeamStore } from './teamStore';
 import { serverLocation } from './teamView';
 
+const server = useTeamServer();
 let cluster: PgCluster;
 let admin: pg.Client;
 let rc: ReviewCase;
 let dir: string;
 let caseId: string;
 beforeAll(async () => {
-  cluster = await startPgCluster();
-  admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  await initTeamStore(admin);
+  ({ cluster, admin } = server);
   dir = mkdtempSync(join(tmpdir(), 'erwb-team-view-'));
   rc = await createReviewCase();
   await rc.evidence('ev-1');
   caseId = readCaseMeta(rc.session.db()).caseId;
-}, 120_000);
-afterAll(async () => {
+});
+afterAll(() => {
   rc?.cleanup();
-  await admin?.end();
-  cluster?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
