@@ -101,9 +101,10 @@ async function rebuildOnServerHead(path: string, client: ClientBase, who: SyncId
   let unrecorded: { seq: number; actor: string; action: string; at: string }[];
   let earlier: ConflictRow[];
   let madeAt: Map<number, string>;
+  let known: number;
   try {
     caseId = readCaseMeta(db).caseId;
-    const known = serverSeq(db);
+    known = serverSeq(db);
     pending = db.prepare('SELECT * FROM replica_pending WHERE first_seq > ? ORDER BY first_seq').all(known) as PendingRow[];
     const provisional = db.prepare('SELECT seq, actor, action, at FROM audit_receipt WHERE seq > ? ORDER BY seq').all(known) as { seq: number; actor: string; action: string; at: string }[];
     madeAt = new Map(provisional.map((r) => [r.seq, r.at]));
@@ -161,7 +162,8 @@ async function rebuildOnServerHead(path: string, client: ClientBase, who: SyncId
   onStep('replacing the case file with the rebuilt one');
   renameSync(temp, path);
   discard();
-  return { pulled: clone.pulled, replayed, conflicts: found };
+  // What came from the server is what it holds beyond the point this file last agreed with it.
+  return { pulled: clone.head - known, replayed, conflicts: found };
 }
 
 function keepConflicts(db: CaseDb, rows: readonly Omit<ConflictRow, 'conflict_id'>[]): void {
