@@ -88,6 +88,20 @@ test('the Cases view shows the case on its team server, who else works on it, sy
     await expect(panel.getByTestId('team-conflict')).toHaveCount(0);
     expect((await app.ok('claim:get', { claimId: 'cl-redone' })).statement).toBe('Taken again from the conflict list');
     await expect(panel.getByTestId('team-standing')).toContainText('1 receipt ahead of the server');
+
+    // A revocation leaves convergence jobs open: Lena's window takes the case's converger lease,
+    // runs them here and pushes each receipt (her pending claim goes first).
+    await app.actAs('priya.s');
+    await app.ok('evidence:transition', { revisionId: 'ev-auth-001@1', to: 'REVOKED', reason: 'export came from the staging tenant' });
+    await app.actAs('lena.k');
+    await reopen();
+    await expect(panel.getByTestId('team-open-jobs')).toContainText('open in this file');
+    await panel.getByTestId('team-converge').click();
+    await expect(panel.getByTestId('team-outcome')).toContainText(/Converged \d+ revocation jobs?; 0 still open/);
+    await expect(panel.getByTestId('team-open-jobs')).toHaveText('none open');
+    await expect(panel.getByTestId('team-standing')).toContainText('in step');
+    const converged = await admin.query(`SELECT count(*)::int AS n FROM erwb.team_receipt WHERE case_id = $1 AND action = 'revocation:converge'`, [caseId]);
+    expect(converged.rows[0].n).toBeGreaterThan(0);
   } finally {
     await admin.end();
     rmSync(dir, { recursive: true, force: true });

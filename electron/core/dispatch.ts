@@ -7,6 +7,7 @@ import {
   type ParsedRequestOf,
   type ResponseOf,
 } from '../../shared/ipc/contract';
+import { teamChannels } from '../../shared/ipc/channels/team';
 import { illFormedText } from '../../shared/ipc/wellFormedText';
 import { boundedIssues, boundedMessage, storageFailure, WorkbenchError } from './errors';
 import type { Seat } from './session';
@@ -91,9 +92,11 @@ export async function dispatch(
   }
   try {
     const handler = handlers[channel] as Handler<Channel>;
-    const replica = replicaBefore(session);
+    // On a team replica, an action's request is kept until it is pushed (it may have to be taken
+    // again on a newer head). The team channels are not actions on the case: what they write came
+    // from the server (a pull) or went to it as it was written (convergence under the lease).
+    const replica = channel in teamChannels ? null : replicaBefore(session);
     const value = await handler(session, parsed.data as never);
-    // On a team replica, an action's request is kept until it is pushed (it may have to be taken again on a newer head).
     if (replica && replica.db === openDb(session)) recordPending(replica.db, replica.mark, { actor: replica.actor, channel, request: parsed.data });
     const checked = spec.response.safeParse(value);
     if (!checked.success) {

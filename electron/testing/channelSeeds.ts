@@ -340,6 +340,7 @@ export const SEEDS: { [C in Channel]: (ids: CaseIds) => fc.Arbitrary<RequestOf<C
   'metrics:get': empty,
   'team:status': empty,
   'team:sync': empty,
+  'team:converge': empty,
   'team:dropConflict': () => fc.record({ conflictId: fc.integer({ min: 1, max: 5 }) }),
   'drill:run': (ids) => fc.record({ targets: opt(fc.integer({ min: 1, max: 20 })), claimIds: opt(fc.array(claim(ids), { minLength: 1, maxLength: 3 })) }),
 };

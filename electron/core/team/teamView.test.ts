@@ -7,11 +7,15 @@ import { freePort, type PgCluster } from '../../testing/pgCluster';
 import { useTeamServer } from '../../testing/teamServer';
 import { replicaMachine } from '../../testing/replicaMachine';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
+import { createTestCase } from '../../testing/testCase';
+import { ACTORS, addActors, claimOn, validatedRevision } from '../../testing/workerScenario';
 import { readCaseMeta } from '../services/caseMeta';
 import { writeTransaction } from '../store/caseFile';
 import { noteServer } from '../store/replicaRows';
+import { convergerStanding, releaseConvergerLease, takeConvergerLease } from './convergerLease';
 import { publishCase, pushCase } from './publish';
 import { cloneCase } from './replica';
+import { readReceipts } from './teamStore';
 import { serverLocation } from './teamView';
 
 const server = useTeamServer();
@@ -65,6 +69,8 @@ describe('the window on a team case', () => {
     expect(behind.others.map((o) => o.actorId)).toContain('carol');
     expect(await rc.call('team:sync', {})).toEqual({ pulled: 1, pushed: 0, head: n + 2 });
     expect((await rc.call('claim:get', { claimId: 'cl-carol' })).statement).toBe('by carol');
+    // What a sync pulled is the server's, not an action of this window to take again.
+    expect(rc.session.db().prepare(`SELECT count(*) FROM replica_pending WHERE last_seq > ?`).pluck().get(n + 1)).toBe(0);
   });
 
   it('lists the reviewer\'s own conflicts and drops them, and tells a diverged replica how to sync', async () => {
@@ -100,5 +106,55 @@ describe('the window on a team case', () => {
     writeTransaction(db, () => noteServer(db, `postgres://127.0.0.1:${nobody}/postgres`));
     const status = await rc.call('team:status', {});
     expect(status).toMatchObject({ replica: true, serverHead: null, problem: expect.stringContaining('cannot reach the team server') as unknown });
+  });
+});
+
+describe('the window as the case\'s one converger', () => {
+  it('converges the open revocation jobs under the server\'s lease, and names the holder when another worker has it', async () => {
+    const tc = await createTestCase();
+    try {
+      await addActors(tc);
+      const db = tc.session.db();
+      const id = readCaseMeta(db).caseId;
+      const revoked = await validatedRevision(tc, 'ev-a');
+      for (const claimId of ['cl-1', 'cl-2', 'cl-3']) await claimOn(tc, claimId, [{ revisionId: revoked, role: 'REQUIRED' }]);
+      await publishCase(db, admin);
+      writeTransaction(db, () => noteServer(db, serverLocation(cluster.url)));
+      tc.as(ACTORS.revoker);
+      await tc.call('evidence:transition', { revisionId: revoked, to: 'REVOKED', reason: 'the export was forged' });
+      const before = await tc.call('team:status', {});
+      expect(before).toMatchObject({ problem: null, ahead: 1, converger: null });
+      expect(before.openJobs).toBeGreaterThan(0);
+
+      // A headless worker elsewhere holds the lease: the window converges nothing and says who does.
+      const elsewhere = (await takeConvergerLease(admin, id, 'worker:soc-box'))!;
+      expect(await tc.call('team:status', {})).toMatchObject({ converger: 'worker:soc-box' });
+      expect(await tc.call('team:converge', {})).toEqual({ status: 'busy', heldBy: 'worker:soc-box', converged: 0, openJobs: before.openJobs });
+      expect((await readReceipts(admin, id, 0, 10_000)).filter((r) => r.action === 'revocation:converge')).toEqual([]);
+      await releaseConvergerLease(admin, elsewhere);
+
+      const run = await tc.call('team:converge', {});
+      expect(run).toMatchObject({ status: 'converged', heldBy: expect.stringMatching(/^window:rev1:/) as unknown, openJobs: 0 });
+      expect(run.converged).toBeGreaterThan(0);
+      // Every convergence receipt is on the server (its trigger took each only under the live
+      // lease), the lease is free again, and the window is in step with nothing left to take again.
+      const onServer = (await readReceipts(admin, id, 0, 10_000)).filter((r) => r.action === 'revocation:converge');
+      expect(onServer).toHaveLength(run.converged);
+      expect(await convergerStanding(admin, id)).toEqual({ holder: null, expiresAt: null });
+      expect(await tc.call('team:status', {})).toMatchObject({ ahead: 0, behind: 0, openJobs: 0 });
+      expect(db.prepare('SELECT count(*) FROM replica_pending').pluck().get()).toBe(0);
+    } finally {
+      tc.cleanup();
+    }
+  });
+
+  it('is refused on a case kept on one machine', async () => {
+    const solo = await createReviewCase();
+    try {
+      solo.as('bob');
+      expect((await solo.refusal('team:converge', {})).message).toMatch(/team:converge: this case is not on a team server/);
+    } finally {
+      solo.cleanup();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { TeamStatus } from '../../../shared/ipc/channels/team';
 import { chainHead } from '../audit/receiptViews';
@@ -5,7 +6,9 @@ import type { ServiceContext } from '../context';
 import { conflict, notFound, WorkbenchError } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
 import { isCapturing, lastSynced, replicaServer, serverSeq } from '../store/replicaRows';
+import { openJobCount } from '../worker/outbox';
 import { listConflicts } from './conflicts';
+import { convergeCase } from './converger';
 import { convergerStanding } from './convergerLease';
 import { holdsHead, pushCase } from './publish';
 import { DivergedReplica, pullCase } from './replica';
@@ -53,7 +56,7 @@ export async function teamStatus(ctx: ServiceContext): Promise<TeamStatus> {
   }));
   const base: TeamStatus = {
     replica: isCapturing(db), server: replicaServer(db), role: null, problem: null, localHead: local.seq, serverHead: null,
-    ahead: 0, behind: 0, diverged: false, lastSync: lastSynced(db), converger: null, others: [], conflicts,
+    ahead: 0, behind: 0, diverged: false, lastSync: lastSynced(db), converger: null, openJobs: openJobCount(db), others: [], conflicts,
   };
   if (!base.replica) return base;
   if (!base.server) return { ...base, problem: 'this case file does not name its team server yet: sync it once with npm run team -- sync' };
@@ -83,18 +86,43 @@ export async function teamStatus(ctx: ServiceContext): Promise<TeamStatus> {
   }
 }
 
-/** Pulls (fast-forward, verified) then pushes, on the open case; a replica whose own actions the server moved past is told how to sync it. */
-export async function syncOpenCase(ctx: ServiceContext): Promise<{ pulled: number; pushed: number; head: number }> {
+/** The open case's team server, or why it has none. */
+function serverOf(ctx: ServiceContext, channel: string): string {
   const server = isCapturing(ctx.db) ? replicaServer(ctx.db) : null;
-  if (!server) throw notFound('team:sync: this case is not on a team server (publish it with npm run team -- publish)');
+  if (!server) throw notFound(`${channel}: this case is not on a team server (publish it with npm run team -- publish)`);
+  return server;
+}
+
+/** Pulls what the server holds (fast-forward); a replica whose own actions the server moved past is told how to sync it. */
+async function pullOpenCase(ctx: ServiceContext, client: pg.Client, server: string): Promise<number> {
+  try {
+    return (await pullCase(ctx.db, client)).pulled;
+  } catch (err) {
+    if (!(err instanceof DivergedReplica)) throw err;
+    throw conflict(`${err.message}. Close the case, then run npm run team -- sync <case-file> ${server} --as ${ctx.actor.actorId}: it takes your actions again on the server's head`);
+  }
+}
+
+/** Pulls (fast-forward, verified) then pushes, on the open case. */
+export async function syncOpenCase(ctx: ServiceContext): Promise<{ pulled: number; pushed: number; head: number }> {
+  const server = serverOf(ctx, 'team:sync');
   return asReviewer(server, ctx.actor.actorId, async (client) => {
-    try {
-      const pulled = await pullCase(ctx.db, client);
-      const pushed = await pushCase(ctx.db, client);
-      return { pulled: pulled.pulled, pushed: pushed.pushed, head: pushed.head.seq };
-    } catch (err) {
-      if (!(err instanceof DivergedReplica)) throw err;
-      throw conflict(`${err.message}. Close the case, then run npm run team -- sync <case-file> ${server} --as ${ctx.actor.actorId}: it takes your actions again on the server's head`);
-    }
+    const pulled = await pullOpenCase(ctx, client, server);
+    const pushed = await pushCase(ctx.db, client);
+    return { pulled, pushed: pushed.pushed, head: pushed.head.seq };
+  });
+}
+
+/**
+ * This window as the case's one converger (issue 15.3): brought up to the server's head, then its
+ * open revocation jobs converged under the server's lease, each receipt pushed as it is written.
+ * The lease holder is named after the reviewer, so the other windows show who converges.
+ */
+export async function convergeOpenCase(ctx: ServiceContext): Promise<{ status: 'converged' | 'busy' | 'lost' | 'pending'; heldBy: string | null; converged: number; openJobs: number }> {
+  const server = serverOf(ctx, 'team:converge');
+  return asReviewer(server, ctx.actor.actorId, async (client) => {
+    await pullOpenCase(ctx, client, server);
+    const run = await convergeCase(ctx, client, { holder: `window:${ctx.actor.actorId}:${randomUUID().slice(0, 8)}` });
+    return { status: run.status, heldBy: run.heldBy, converged: run.jobs.length, openJobs: run.openJobs };
   });
 }

@@ -64,6 +64,13 @@ export function TeamPanel() {
       const r = await call('team:sync', {});
       return `Synced: pulled ${r.pulled}, pushed ${r.pushed} (head seq ${r.head}).`;
     });
+  const converge = () =>
+    act('converge', async () => {
+      const r = await call('team:converge', {});
+      if (r.status === 'busy') return `${r.heldBy ?? 'Another worker'} converges this case now; ${r.openJobs} job${r.openJobs === 1 ? '' : 's'} left to it.`;
+      if (r.status === 'lost') return `The converger lease was taken over after ${r.converged} job${r.converged === 1 ? '' : 's'} (by ${r.heldBy ?? 'another worker'}); it goes on from there.`;
+      return `Converged ${r.converged} revocation job${r.converged === 1 ? '' : 's'}; ${r.openJobs} still open.`;
+    });
   const redo = (c: TeamConflict) =>
     act(`redo-${c.conflictId}`, async () => {
       await call(c.channel as Channel, JSON.parse(c.request!) as never);
@@ -118,6 +125,21 @@ export function TeamPanel() {
           <dd data-testid="team-last-sync">{status.lastSync ? formatTime(status.lastSync) : 'never'}</dd>
           <dt>Converger</dt>
           <dd data-testid="team-converger">{status.converger ?? 'nobody converges this case now'}</dd>
+          <dt>Revocation jobs</dt>
+          <dd data-testid="team-open-jobs" className="row wrap">
+            <span>{status.openJobs === 0 ? 'none open' : `${status.openJobs.toLocaleString('en')} open in this file`}</span>
+            {status.openJobs > 0 && (
+              <button
+                type="button"
+                data-testid="team-converge"
+                disabled={busy !== null || status.problem !== null || status.converger !== null}
+                title={status.converger ? `${status.converger} converges this case now` : 'Take the converger lease and run the open jobs here, pushing each receipt'}
+                onClick={() => void converge()}
+              >
+                {busy === 'converge' ? 'Converging…' : 'Converge here'}
+              </button>
+            )}
+          </dd>
         </dl>
       )}
       {outcome && (

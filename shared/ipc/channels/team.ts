@@ -37,6 +37,8 @@ export const TeamStatus = z.object({
   /** When this file last agreed with the server (its last pull or push). */
   lastSync: z.string().nullable(),
   converger: z.string().nullable(),
+  /** Revocation jobs open in this file's outbox: the case's one converger runs them (team:converge). */
+  openJobs: z.number().int(),
   /** Reviewers with receipts on the server's log, and when their latest was made. */
   others: z.array(z.object({ actorId: z.string(), lastAt: z.string(), receipts: z.number().int() })),
   conflicts: z.array(TeamConflict),
@@ -51,6 +53,21 @@ export const teamChannels = {
   'team:sync': {
     request: z.object({}).strict(),
     response: z.object({ pulled: z.number().int(), pushed: z.number().int(), head: z.number().int() }),
+  },
+  /**
+   * Runs the case's open revocation jobs from this window as the case's one converger: pulls, takes
+   * the server's converger lease (or says who holds it), converges each job here and pushes its
+   * receipt under the lease.
+   */
+  'team:converge': {
+    request: z.object({}).strict(),
+    response: z.object({
+      /** 'busy': another worker holds the lease; 'lost': it was taken over mid-run; 'pending': jobs remain under another local lease. */
+      status: z.enum(['converged', 'busy', 'lost', 'pending']),
+      heldBy: z.string().nullable(),
+      converged: z.number().int(),
+      openJobs: z.number().int(),
+    }),
   },
   /**
    * Drops one of the reviewer's conflicts: they redid it (the window sends the recorded request
