@@ -21,10 +21,12 @@ import { readCaseMeta } from '../electron/core/services/caseMeta';
 import { verifyCaseFile } from '../electron/core/audit/verifyFile';
 import { dispatch } from '../electron/core/dispatch';
 import { handlers } from '../electron/core/handlers';
-import { openCaseFile } from '../electron/core/store/caseFile';
+import { openCaseFile, writeTransaction } from '../electron/core/store/caseFile';
+import { noteServer } from '../electron/core/store/replicaRows';
 import { pushCase } from '../electron/core/team/publish';
 import { cloneCase, pullCase } from '../electron/core/team/replica';
 import { receiptScopes } from '../electron/core/team/receiptScope';
+import { serverLocation } from '../electron/core/team/teamView';
 import { appendReceipts, createTeamCase, initTeamStore, readReceipts, teamHead, type TeamReceipt } from '../electron/core/team/teamStore';
 import { writeGeneratedBundle } from '../electron/testing/generatedBundle';
 import { startPgCluster } from '../electron/testing/pgCluster';
@@ -202,11 +204,23 @@ async function main() {
     laptop.open(first);
     const seat = laptop.seat('bench');
     seat.unlock('admin', TEST_PASSPHRASE);
+    writeTransaction(seat.db(), () => noteServer(seat.db(), serverLocation(cluster.url)));
+    const channel = async (name: 'team:status' | 'team:sync') => {
+      const answer = await dispatch(handlers, seat, name, {});
+      if (!answer.ok) throw new Error(answer.error.message);
+      return answer.value;
+    };
+    const statusMs: number[] = [];
+    for (let run = 0; run < RUNS; run++) statusMs.push(await timed(() => channel('team:status')));
     for (let i = 0; i < 1000; i++) {
       const answer = await dispatch(handlers, seat, 'claim:create', { claimId: `cl-sync-${i}`, statement: `made on the first replica ${i}`, scope: [], tenant: 'acme', classification: 'internal' });
       if (!answer.ok) throw new Error(answer.error.message);
     }
-    const pushed = await pushCase(seat.db(), client);
+    let pushed = { pushed: 0 };
+    const windowSyncMs = await timed(async () => (pushed = (await channel('team:sync')) as { pushed: number }));
+    report('the window on the replica (channels, through the reviewer\'s own role)', {
+      replica_receipts: rows.length, team_status_median_ms: median(statusMs).toFixed(0), team_sync_push_1000_ms: windowSyncMs.toFixed(0), pushed: pushed.pushed,
+    });
     laptop.close();
     const behind = openCaseFile(second);
     let pulledMs: number;
@@ -215,7 +229,7 @@ async function main() {
     } finally {
       behind.close();
     }
-    report('sync of 1,000 new receipts into a replica', { replica_receipts: rows.length, pulled: pushed.pushed, pull_ms: pulledMs.toFixed(0), goal_ms: 2000, note: 'each pull verifies the whole file' });
+    report('sync of 1,000 new receipts into a replica', { replica_receipts: rows.length, pulled: pushed.pushed, pull_ms: pulledMs.toFixed(0), goal_ms: 2000, note: 'each pull verifies the whole file (signatures at run ends)' });
   } finally {
     await client.end().catch(() => {});
     cluster.stop();

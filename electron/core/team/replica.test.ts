@@ -127,3 +127,40 @@ describe('two replicas of one case', () => {
     });
   });
 });
+
+describe('pulling receipts the server altered', () => {
+  it('refuses a receipt whose signature the server replaced (the last of a run, the one a pull checks), writing nothing', async () => {
+    const c = await createReviewCase();
+    try {
+      await c.evidence('ev-1');
+      await publishCase(c.session.db(), admin);
+      const id = readCaseMeta(c.session.db()).caseId;
+      const replica = join(dir, 'signed.case.sqlite');
+      await cloneCase(admin, id, replica);
+      c.as('admin');
+      await c.evidence('ev-2');
+      const pushed = await pushCase(c.session.db(), admin);
+      const last = pushed.head.seq;
+      // Someone with the server's owner role gives the last receipt the signature of the one before it.
+      await admin.query('ALTER TABLE erwb.team_receipt DISABLE TRIGGER team_receipt_append_only');
+      try {
+        await admin.query(
+          'UPDATE erwb.team_receipt SET signature = (SELECT signature FROM erwb.team_receipt WHERE case_id = $1 AND seq = $2 - 1) WHERE case_id = $1 AND seq = $2',
+          [id, last],
+        );
+      } finally {
+        await admin.query('ALTER TABLE erwb.team_receipt ENABLE TRIGGER team_receipt_append_only');
+      }
+      const before = caseRows(replica);
+      const db = openCaseFile(replica);
+      try {
+        await expect(pullCase(db, admin)).rejects.toThrow(new RegExp(`what the server sent does not verify \\(seq ${last}: the signature does not verify`));
+      } finally {
+        db.close();
+      }
+      expect(caseRows(replica)).toEqual(before);
+    } finally {
+      c.cleanup();
+    }
+  });
+});

@@ -21,7 +21,8 @@ import { readReceipts, readRows, rowsPoint, teamHead } from './teamStore';
  * A replica holds the whole case, so cloning and pulling need a clearance that covers every
  * receipt: a reviewer cleared for part of a case reads it on the server (row-level security), not
  * in a replica. Pulling is a fast-forward: a case file with receipts the server does not have,
- * made on an older head, is refused (reconciling them as provisional actions is not built yet).
+ * made on an older head, is refused here; `team sync` (reconcile.ts) rebuilds such a file on the
+ * server's head and takes its provisional actions again.
  */
 /** A replica with receipts made on a head the server has moved past: a fast-forward cannot bring it up to date. */
 export class DivergedReplica extends WorkbenchError {
@@ -89,7 +90,10 @@ function applySlice(db: CaseDb, slice: Slice, command: string): void {
      VALUES (@seq, @at, @actor, @action, @targets, @body, @pre_state_fp, @post_state_fp, @artifact_digests, @prev_hash, @hash, @signer, @signature, @salt)`,
   );
   for (const r of slice.receipts) insert.run(r);
-  const verified = verifyChain(db);
+  // Every run of one signer's receipts ends in a signature that commits to the whole run through
+  // the hash chain (verifyOptions.ts), so checking run ends is as strict against a server that
+  // altered or inserted receipts, and a pull of thousands costs a few signature checks.
+  const verified = verifyChain(db, { signatures: 'run-ends' });
   if (verified.firstBroken) {
     throw conflict(`team ${command}: what the server sent does not verify (seq ${verified.firstBroken.seq}: ${verified.firstBroken.reason}); nothing was written`);
   }
@@ -130,7 +134,7 @@ export async function pullCase(db: CaseDb, client: ClientBase): Promise<PullResu
   if (!atLocal || atLocal.hash !== local.hash) {
     const known = serverSeq(db);
     throw new DivergedReplica(
-      `team pull: this case file has ${local.seq - known} receipts (after seq ${known}) made on a head the server has moved past; pulling would reorder them. Reconciling them as provisional actions is not built yet: nothing was written`,
+      `team pull: this case file has ${local.seq - known} receipts (after seq ${known}) made on a head the server has moved past; pulling would reorder them; nothing was written (team sync takes them again on the server's head)`,
     );
   }
   const point = await rowsPoint(client, caseId);
