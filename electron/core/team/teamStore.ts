@@ -301,14 +301,14 @@ export async function readReceipts(client: ClientBase, caseId: string, afterSeq:
     seq: string; at: string; actor: string; action: string; prev_hash: string; hash: string; signer: string | null; signature: string | null; content_digest: string | null;
     targets: string | null; body: string | null; pre_state_fp: string | null; post_state_fp: string | null; artifact_digests: string | null; salt: string | null;
   }>(
-    // A case's seqs are dense (each append extends the head by one), so a page is a range of seq,
-    // and both tables are read by that range on their keys and merged. A join on seq alone let the
-    // planner hash every body on the server for each page (a lateral lookup was flattened into
-    // just that once the tables had statistics).
+    // A case's seqs are dense (each append extends the head by one), so a page is a range of seq
+    // on the receipts' key, and each body is looked up by its key. The LIMIT keeps the planner
+    // from flattening that lookup into a join: with statistics it hashed every body on the server
+    // for each page, and without them (a fresh server) it chose a nested loop over the whole range.
     `SELECT r.seq, r.at, r.actor, r.action, r.prev_hash, r.hash, r.signer, r.signature, r.content_digest,
             b.targets, b.body, b.pre_state_fp, b.post_state_fp, b.artifact_digests, b.salt
      FROM erwb.team_receipt r
-     LEFT JOIN erwb.team_receipt_body b ON b.case_id = $1 AND b.seq = r.seq AND b.seq > $2 AND b.seq <= $2 + $3
+     LEFT JOIN LATERAL (SELECT * FROM erwb.team_receipt_body b WHERE b.case_id = r.case_id AND b.seq = r.seq LIMIT 1) b ON true
      WHERE r.case_id = $1 AND r.seq > $2 AND r.seq <= $2 + $3
      ORDER BY r.seq`,
     [caseId, afterSeq, limit],
