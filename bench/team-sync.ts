@@ -9,7 +9,7 @@
  * replicas: a clone of the generated case against verifying the same file, and a sync of 1,000
  * new receipts into a replica of it.
  *
- *   npx tsx bench/team-sync.ts [--claims 9100] [--batch 1000] [--million 1000000]
+ *   npx tsx bench/team-sync.ts [--claims 10000] [--batch 1000] [--million 1000000]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +33,7 @@ import { startPgCluster } from '../electron/testing/pgCluster';
 import { createTestCase, TEST_PASSPHRASE, testSession } from '../electron/testing/testCase';
 import { report } from './lib';
 
-const { values } = parseArgs({ options: { claims: { type: 'string', default: '9100' }, batch: { type: 'string', default: '1000' }, million: { type: 'string', default: '1000000' } } });
+const { values } = parseArgs({ options: { claims: { type: 'string', default: '10000' }, batch: { type: 'string', default: '1000' }, million: { type: 'string', default: '1000000' } } });
 const CLAIMS = Number(values.claims);
 const BATCH = Number(values.batch);
 const MILLION = Number(values.million);

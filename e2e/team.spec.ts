@@ -96,6 +96,7 @@ test('the Cases view shows the case on its team server, who else works on it, sy
     await app.actAs('lena.k');
     await reopen();
     await expect(panel.getByTestId('team-open-jobs')).toContainText('open in this file');
+    await panel.screenshot({ path: 'test-results/screens/team-panel-converge.png' });
     await panel.getByTestId('team-converge').click();
     await expect(panel.getByTestId('team-outcome')).toContainText(/Converged \d+ revocation jobs?; 0 still open/);
     await expect(panel.getByTestId('team-open-jobs')).toHaveText('none open');
