@@ -3,14 +3,16 @@
  *
  *   npm run test:mutation                      every part in turn, then the score table
  *   npm run test:mutation -- audit host-server  only those parts (`audit` is every audit-* part)
- *   npm run test:mutation -- --score           only the table, from the reports already written
+ *   npm run test:mutation -- --score           only the table, from the records already written
  *
  * Each part is one Stryker run (stryker.config.mjs) with its own incremental file and report in
  * reports/mutation/<part>/, so a finished part keeps its results while another runs or is cut,
- * and a re-run after a small change retests only what the change touches.
+ * and a re-run after a small change retests only what the change touches. What a part found is
+ * recorded in docs/mutation/<part>.json (kept in git), from which the table is drawn.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Stryker } from '@stryker-mutator/core';
 import { MUTATION_PARTS, NOT_MUTATED } from './mutationScope.mjs';
 
@@ -58,7 +60,10 @@ async function runPart(part: Part): Promise<void> {
 }
 
 interface ReportMutant {
+  mutatorName: string;
+  replacement?: string;
   status: string;
+  location: { start: { line: number; column: number } };
 }
 interface Report {
   files: Record<string, { mutants: ReportMutant[] }>;
@@ -69,28 +74,85 @@ const COUNTED = ['Killed', 'Timeout', 'Survived', 'NoCoverage'] as const;
 type Counts = Record<'Killed' | 'Timeout' | 'Survived' | 'NoCoverage' | 'CompileError', number>;
 const noCounts = (): Counts => ({ Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, CompileError: 0 });
 
-/** Stryker's score per folder over every part's report: killed and timed out over every mutant that compiled and was not ignored. */
+/**
+ * What a finished part found, kept in git (docs/mutation/<part>.json): reports/ is not, and a part
+ * takes up to an hour, so without this record a full run's scores would live only on the machine
+ * that ran it. Counts per file, every mutant left alive, and the commit the run tested.
+ */
+interface PartRecord {
+  part: Part;
+  files: readonly string[];
+  commit: string;
+  finished: string;
+  perFile: Record<string, Counts>;
+  alive: { file: string; line: number; column: number; mutator: string; replacement: string; status: string }[];
+}
+
+const recordFile = (part: Part): string => join(ROOT, 'docs', 'mutation', `${part}.json`);
+
+function headCommit(): string {
+  const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+  return dirty ? `${head}+uncommitted` : head;
+}
+
+function recordPart(part: Part, report: Report, finished: Date, commit: string): PartRecord {
+  const perFile: Record<string, Counts> = {};
+  const alive: PartRecord['alive'] = [];
+  for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
+    const counts = noCounts();
+    for (const m of mutants) {
+      if (m.status in counts) counts[m.status as keyof Counts] += 1;
+      if (m.status === 'Survived' || m.status === 'NoCoverage') {
+        const { line, column } = m.location.start;
+        alive.push({ file, line, column, mutator: m.mutatorName, replacement: m.replacement ?? '', status: m.status });
+      }
+    }
+    perFile[file] = counts;
+  }
+  alive.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  return { part, files: MUTATION_PARTS[part] ?? [], commit, finished: finished.toISOString(), perFile, alive };
+}
+
+/** Brings docs/mutation/<part>.json up to date with a report written since (a run of this script, or of Stryker directly). */
+function keepRecord(part: Part, commit: string): void {
+  const reportFile = join(reportDir(part), 'mutation.json');
+  if (!existsSync(reportFile)) return;
+  const written = statSync(reportFile).mtime;
+  const target = recordFile(part);
+  if (existsSync(target)) {
+    const kept = JSON.parse(readFileSync(target, 'utf8')) as PartRecord;
+    if (new Date(kept.finished) >= written) return;
+  }
+  const record = recordPart(part, JSON.parse(readFileSync(reportFile, 'utf8')) as Report, written, commit);
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, `${JSON.stringify(record, null, 1)}\n`);
+  process.stderr.write(`mutation: ${part}: ${record.alive.length} mutant(s) left alive, recorded in ${target}\n`);
+}
+
+/** Stryker's score per folder over every part's record: killed and timed out over every mutant that compiled and was not ignored. */
 function scoreTable(): string {
-  const rows: string[][] = [['folder', 'killed', 'timeout', 'survived', 'no cover', 'compile err', 'score']];
-  const byFolder = new Map<string, Counts>();
-  const notRun = PARTS.filter((part) => !existsSync(join(reportDir(part), 'mutation.json')));
+  const rows: string[][] = [['folder', 'killed', 'timeout', 'survived', 'no cover', 'compile err', 'score', 'tested at']];
+  const byFolder = new Map<string, { counts: Counts; commits: Set<string> }>();
+  const notRun = PARTS.filter((part) => !existsSync(recordFile(part)));
   for (const part of PARTS.filter((p) => !notRun.includes(p))) {
-    const report = JSON.parse(readFileSync(join(reportDir(part), 'mutation.json'), 'utf8')) as Report;
-    for (const [file, { mutants }] of Object.entries(report.files)) {
+    const record = JSON.parse(readFileSync(recordFile(part), 'utf8')) as PartRecord;
+    for (const [file, c] of Object.entries(record.perFile)) {
       const folder = file.split('/').slice(0, -1).join('/') || file;
-      const counts = byFolder.get(folder) ?? noCounts();
-      for (const m of mutants) if (m.status in counts) counts[m.status as keyof Counts] += 1;
-      byFolder.set(folder, counts);
+      const entry = byFolder.get(folder) ?? { counts: noCounts(), commits: new Set<string>() };
+      for (const k of Object.keys(c) as (keyof Counts)[]) entry.counts[k] += c[k];
+      entry.commits.add(record.commit);
+      byFolder.set(folder, entry);
     }
   }
   const total = noCounts();
-  for (const [folder, c] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [folder, { counts: c, commits }] of [...byFolder].sort(([a], [b]) => a.localeCompare(b))) {
     for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
-    rows.push([folder, ...[c.Killed, c.Timeout, c.Survived, c.NoCoverage, c.CompileError].map(String), score(c)]);
+    rows.push([folder, ...[c.Killed, c.Timeout, c.Survived, c.NoCoverage, c.CompileError].map(String), score(c), [...commits].join(' ')]);
   }
-  rows.push(['all', ...[total.Killed, total.Timeout, total.Survived, total.NoCoverage, total.CompileError].map(String), score(total)]);
+  rows.push(['all', ...[total.Killed, total.Timeout, total.Survived, total.NoCoverage, total.CompileError].map(String), score(total), '']);
   const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  const table = rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ')).join('\n');
+  const table = rows.map((r) => r.map((cell, i) => (i === 0 || i === 7 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
   return notRun.length === 0 ? table : `${table}\nnot run yet: ${notRun.join(', ')}`;
 }
 
@@ -111,6 +173,13 @@ if (unknown.length > 0) {
 }
 if (!args.includes('--score')) {
   const chosen = named.length > 0 ? [...new Set(named.flatMap(partsNamed))] : PARTS;
-  for (const part of chosen) await runPart(part);
+  for (const part of chosen) {
+    // The commit is taken when the part starts: Stryker tests the tree as it was copied then.
+    const commit = headCommit();
+    await runPart(part);
+    keepRecord(part, commit);
+  }
 }
+const commitNow = headCommit();
+for (const part of PARTS) keepRecord(part, commitNow);
 process.stdout.write(`${scoreTable()}\n`);
