@@ -241,7 +241,7 @@ async function runWorker(casePath: string, url: string, values: WorkerValues, ou
           out.stderr(
             run.status === 'busy'
               ? `team worker: ${run.heldBy ?? 'another worker'} converges this case now; nothing was done (--wait waits for its lease)\n`
-              : `team worker: ${run.openJobs} revocation jobs are under another worker's lease in this case file; ${run.jobs.length} converged (--wait waits for it)\n`,
+              : `team worker: ${run.openJobs} revocation jobs are under ${run.heldLocally ? `${run.heldLocally.owner}'s lease until ${new Date(run.heldLocally.expiresAt).toISOString()}` : "another worker's lease"} in this case file; ${run.jobs.length} converged (--wait waits for it)\n`,
           );
           return 1;
         }

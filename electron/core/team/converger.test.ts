@@ -4,7 +4,7 @@ import { useTeamServer } from '../../testing/teamServer';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { ACTORS, addActors, claimOn, validatedRevision } from '../../testing/workerScenario';
 import { readCaseMeta } from '../services/caseMeta';
-import { openJobCount, runWorker } from '../worker/outbox';
+import { claimNextJob, openJobCount, runWorker } from '../worker/outbox';
 import { convergeCase } from './converger';
 import { convergerStanding, releaseConvergerLease, renewConvergerLease, takeConvergerLease } from './convergerLease';
 import { publishCase, pushCase } from './publish';
@@ -148,6 +148,27 @@ describe('one converger per case', () => {
     // Nothing left: a second run takes the lease, finds no job, and leaves the server as it was.
     expect(await convergeCase(ctx, other, { holder: 'w2' })).toMatchObject({ status: 'converged', jobs: [] });
     expect(await teamHead(admin, caseId)).toEqual(local);
+  });
+
+  it('leaves a job held by another local worker to it, and says whose lease holds it and until when', async () => {
+    await revokedUnderClaims();
+    await publishCase(tc.session.db(), admin);
+    const ctx = tc.session.context();
+    const open = openJobCount(ctx.db);
+    // A worker on this machine took a job and stopped (killed, say) while its lease runs.
+    const held = claimNextJob(ctx.db, { owner: 'worker:4242', leaseMs: 60_000 });
+    expect(held).not.toBeNull();
+    const before = Date.now();
+    const run = await convergeCase(ctx, admin, { holder: 'w1' });
+    expect(run.status).toBe('pending');
+    expect(run.openJobs).toBe(1);
+    expect(run.jobs.map((j) => j.jobId)).not.toContain(held!.job_id);
+    expect(run.jobs.length).toBeGreaterThanOrEqual(open - 1);
+    expect(run.heldLocally).toEqual({ owner: 'worker:4242', expiresAt: held!.lease_expires_at });
+    expect(run.heldLocally!.expiresAt).toBeGreaterThan(before);
+    // Once its lease has run out the job is anyone's: a later run converges it.
+    tc.session.db().prepare('UPDATE outbox_job SET lease_expires_at = ? WHERE job_id = ?').run(Date.now() - 1, held!.job_id);
+    expect(await convergeCase(ctx, admin, { holder: 'w1' })).toMatchObject({ status: 'converged', openJobs: 0, heldLocally: null });
   });
 
   it('stops when its lease is taken over mid-run, and the job it converged locally never reaches the server', async () => {

@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
 import type { ServiceContext } from '../context';
 import { readCaseMeta } from '../services/caseMeta';
-import { claimJobToSign, openJobCount, processJob, type JobOutcome } from '../worker/outbox';
+import { claimJobToSign, firstHeldJob, openJobCount, processJob, type JobOutcome } from '../worker/outbox';
 import { convergerStanding, DEFAULT_TEAM_LEASE_MS, releaseConvergerLease, renewConvergerLease, takeConvergerLease, type ConvergerLease } from './convergerLease';
 import { pushCase } from './publish';
 
@@ -20,6 +20,8 @@ export interface ConvergeRun {
   heldBy: string | null;
   jobs: JobOutcome[];
   openJobs: number;
+  /** When 'pending': the local lease that frees first, and whose it is. */
+  heldLocally: { owner: string; expiresAt: number } | null;
 }
 
 export interface ConvergeOptions {
@@ -45,7 +47,7 @@ export async function convergeCase(ctx: ServiceContext, client: ClientBase, opti
   const lease = await takeConvergerLease(client, caseId, options.holder, leaseMs);
   if (!lease) {
     const { holder } = await convergerStanding(client, caseId);
-    return { status: 'busy', heldBy: holder, jobs: [], openJobs: openJobCount(ctx.db) };
+    return { status: 'busy', heldBy: holder, jobs: [], openJobs: openJobCount(ctx.db), heldLocally: null };
   }
   options.onEvent?.({ kind: 'leased', lease });
   const jobs: JobOutcome[] = [];
@@ -59,7 +61,7 @@ export async function convergeCase(ctx: ServiceContext, client: ClientBase, opti
       options.onEvent?.({ kind: 'claimed', jobId: job.job_id });
       await options.afterClaim?.(job.job_id);
       if (!(await renewConvergerLease(client, lease, leaseMs))) {
-        return { status: 'lost', heldBy: (await convergerStanding(client, caseId)).holder, jobs, openJobs: openJobCount(ctx.db) };
+        return { status: 'lost', heldBy: (await convergerStanding(client, caseId)).holder, jobs, openJobs: openJobCount(ctx.db), heldLocally: null };
       }
       const outcome = processJob(ctx, job, workerOptions);
       const pushed = await pushCase(ctx.db, client, { lease });
@@ -69,11 +71,12 @@ export async function convergeCase(ctx: ServiceContext, client: ClientBase, opti
   } catch (err) {
     // A push refused because the lease moved on (the server's trigger) is a lost lease, not a fault.
     const standing = await convergerStanding(client, caseId);
-    if (standing.holder !== lease.holder) return { status: 'lost', heldBy: standing.holder, jobs, openJobs: openJobCount(ctx.db) };
+    if (standing.holder !== lease.holder) return { status: 'lost', heldBy: standing.holder, jobs, openJobs: openJobCount(ctx.db), heldLocally: null };
     throw err;
   } finally {
     await releaseConvergerLease(client, lease);
   }
   const open = openJobCount(ctx.db);
-  return { status: open > 0 ? 'pending' : 'converged', heldBy: options.holder, jobs, openJobs: open };
+  if (open === 0) return { status: 'converged', heldBy: options.holder, jobs, openJobs: 0, heldLocally: null };
+  return { status: 'pending', heldBy: options.holder, jobs, openJobs: open, heldLocally: firstHeldJob(ctx.db) };
 }

@@ -129,7 +129,7 @@ describe('the window as the case\'s one converger', () => {
       // A headless worker elsewhere holds the lease: the window converges nothing and says who does.
       const elsewhere = (await takeConvergerLease(admin, id, 'worker:soc-box'))!;
       expect(await tc.call('team:status', {})).toMatchObject({ converger: 'worker:soc-box' });
-      expect(await tc.call('team:converge', {})).toEqual({ status: 'busy', heldBy: 'worker:soc-box', converged: 0, openJobs: before.openJobs });
+      expect(await tc.call('team:converge', {})).toEqual({ status: 'busy', heldBy: 'worker:soc-box', converged: 0, openJobs: before.openJobs, heldLocally: null });
       expect((await readReceipts(admin, id, 0, 10_000)).filter((r) => r.action === 'revocation:converge')).toEqual([]);
       await releaseConvergerLease(admin, elsewhere);
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { TeamStatus } from '../../../shared/ipc/channels/team';
+import type { TeamConvergeResult, TeamStatus } from '../../../shared/ipc/channels/team';
 import { chainHead } from '../audit/receiptViews';
 import type { ServiceContext } from '../context';
 import { conflict, notFound, WorkbenchError } from '../errors';
@@ -118,11 +118,11 @@ export async function syncOpenCase(ctx: ServiceContext): Promise<{ pulled: numbe
  * open revocation jobs converged under the server's lease, each receipt pushed as it is written.
  * The lease holder is named after the reviewer, so the other windows show who converges.
  */
-export async function convergeOpenCase(ctx: ServiceContext): Promise<{ status: 'converged' | 'busy' | 'lost' | 'pending'; heldBy: string | null; converged: number; openJobs: number }> {
+export async function convergeOpenCase(ctx: ServiceContext): Promise<TeamConvergeResult> {
   const server = serverOf(ctx, 'team:converge');
   return asReviewer(server, ctx.actor.actorId, async (client) => {
     await pullOpenCase(ctx, client, server);
     const run = await convergeCase(ctx, client, { holder: `window:${ctx.actor.actorId}:${randomUUID().slice(0, 8)}` });
-    return { status: run.status, heldBy: run.heldBy, converged: run.jobs.length, openJobs: run.openJobs };
+    return { status: run.status, heldBy: run.heldBy, converged: run.jobs.length, openJobs: run.openJobs, heldLocally: run.heldLocally };
   });
 }

@@ -249,6 +249,20 @@ export const openJobCount = (db: CaseDb): number =>
   (db.prepare(`SELECT COUNT(*) AS n FROM outbox_job WHERE status = 'OPEN'`).get() as { n: number }).n;
 
 /**
+ * The open job whose lease frees first, among those another worker holds now: what a run that
+ * found no job to take is waiting for (a worker still at it, or one that died holding the lease).
+ */
+export function firstHeldJob(db: CaseDb, now: number = Date.now()): { owner: string; expiresAt: number } | null {
+  const row = db
+    .prepare(
+      `SELECT lease_owner AS owner, lease_expires_at AS expiresAt FROM outbox_job
+       WHERE status = 'OPEN' AND lease_expires_at > ? ORDER BY lease_expires_at LIMIT 1`,
+    )
+    .get(now) as { owner: string; expiresAt: number } | undefined;
+  return row ?? null;
+}
+
+/**
  * Takes the next job for `ctx`'s reviewer to converge, after making sure they can sign its
  * receipt: a lease taken by someone who cannot sign would be a write with nothing to show for it.
  */

@@ -69,7 +69,12 @@ export function TeamPanel() {
       const r = await call('team:converge', {});
       if (r.status === 'busy') return `${r.heldBy ?? 'Another worker'} converges this case now; ${r.openJobs} job${r.openJobs === 1 ? '' : 's'} left to it.`;
       if (r.status === 'lost') return `The converger lease was taken over after ${r.converged} job${r.converged === 1 ? '' : 's'} (by ${r.heldBy ?? 'another worker'}); it goes on from there.`;
-      return `Converged ${r.converged} revocation job${r.converged === 1 ? '' : 's'}; ${r.openJobs} still open.`;
+      const done = `Converged ${r.converged} revocation job${r.converged === 1 ? '' : 's'}`;
+      if (r.status === 'pending' && r.heldLocally) {
+        const until = new Date(r.heldLocally.expiresAt).toLocaleTimeString();
+        return `${done}; ${r.openJobs} still open, held on this machine by ${r.heldLocally.owner} until ${until} (a worker still at it, or one that stopped while holding them): converge here again after that.`;
+      }
+      return `${done}; ${r.openJobs} still open.`;
     });
   const redo = (c: TeamConflict) =>
     act(`redo-${c.conflictId}`, async () => {

@@ -45,6 +45,18 @@ export const TeamStatus = z.object({
 });
 export type TeamStatus = z.infer<typeof TeamStatus>;
 
+/** What a converge run from this window did (team:converge). */
+export const TeamConvergeResult = z.object({
+  /** 'busy': another worker holds the lease; 'lost': it was taken over mid-run; 'pending': jobs remain under another local lease. */
+  status: z.enum(['converged', 'busy', 'lost', 'pending']),
+  heldBy: z.string().nullable(),
+  converged: z.number().int(),
+  openJobs: z.number().int(),
+  /** When 'pending': the lease on this machine that frees first (a worker still at it, or one that stopped holding it). */
+  heldLocally: z.object({ owner: z.string(), expiresAt: z.number().int() }).nullable(),
+});
+export type TeamConvergeResult = z.infer<typeof TeamConvergeResult>;
+
 const ConflictRef = z.object({ conflictId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }).strict();
 
 export const teamChannels = {
@@ -59,16 +71,7 @@ export const teamChannels = {
    * the server's converger lease (or says who holds it), converges each job here and pushes its
    * receipt under the lease.
    */
-  'team:converge': {
-    request: z.object({}).strict(),
-    response: z.object({
-      /** 'busy': another worker holds the lease; 'lost': it was taken over mid-run; 'pending': jobs remain under another local lease. */
-      status: z.enum(['converged', 'busy', 'lost', 'pending']),
-      heldBy: z.string().nullable(),
-      converged: z.number().int(),
-      openJobs: z.number().int(),
-    }),
-  },
+  'team:converge': { request: z.object({}).strict(), response: TeamConvergeResult },
   /**
    * Drops one of the reviewer's conflicts: they redid it (the window sends the recorded request
    * through its channel again) or decided against it.
