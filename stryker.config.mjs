@@ -22,5 +22,8 @@ export default {
   concurrency: 2,
   // Slack on top of 1.5 × the covering tests' own time: a mutant that hangs a server test costs this much.
   timeoutMS: 10_000,
+  // The initial run is the whole suite under coverage in one runner: over Stryker's 5 minutes when
+  // MUTATION_CONCURRENCY=1 shares the machine with other work (it timed out at 5 on 2026-12-05).
+  dryRunTimeoutMinutes: 30,
   cleanTempDir: 'always',
 };
