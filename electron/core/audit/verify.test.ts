@@ -9,7 +9,7 @@ import { getActor } from '../store/actorRows';
 import { keyIdOf, pinnedKeySource, type KeyRegistration, type SigningKey } from './keys';
 import { appendReceipt, chainHash, receiptHashBody, signedMessage, type ReceiptRow } from './receipts';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
-import { verifyChain } from './verify';
+import { verifyChain, type ResumePoint } from './verify';
 import { TEST_PASSPHRASE, testKeyOf } from '../../testing/testCase';
 import { allReceipts, openAsAttacker } from '../../testing/tamper';
 
@@ -129,14 +129,15 @@ describe('sealed receipts', () => {
     expect(verifyChain(rc.session.db()).firstBroken).toMatchObject({ seq: last.seq, kind: 'chain', reason: expect.stringContaining('the receipt is unsealed') as unknown });
   });
 
-  it('verifies a chain that began before sealing and continues sealed', () => {
-    // What a case file written by an earlier build and then worked on by this one holds: its
-    // first receipts unsealed, hashed and signed as that build did.
+  /**
+   * What a case file written by an earlier build and then worked on by this one holds: its first
+   * receipts (through `unsealedUpTo`) unsealed, hashed and signed as that build did.
+   */
+  function beganBeforeSealing(unsealedUpTo: number): ReceiptRow[] {
     const keys = new Map<string, SigningKey>();
     const keyOf = (actorId: string) => keys.get(actorId) ?? keys.set(actorId, testKeyOf(rc.session, actorId)).get(actorId)!;
     const db = openAsAttacker(rc.casePath);
     const rows = allReceipts(db);
-    const unsealedUpTo = 3;
     let prevHash = rows[0]!.prev_hash;
     let prevSig: string | null = null;
     const update = db.prepare('UPDATE audit_receipt SET salt = ?, prev_hash = ?, hash = ?, signature = ? WHERE seq = ?');
@@ -148,12 +149,38 @@ describe('sealed receipts', () => {
       prevHash = hash;
       prevSig = signature;
     }
+    const rewritten = allReceipts(db);
     db.close();
+    return rewritten;
+  }
+
+  it('verifies a chain that began before sealing and continues sealed', () => {
+    const rows = beganBeforeSealing(3);
     const v = verifyChain(rc.session.db());
     expect(v).toMatchObject({ ok: true, firstBroken: null, length: rows.length });
     const reader = new Database(rc.casePath, { readonly: true });
     expect(allReceipts(reader).filter((r) => r.salt === null).map((r) => r.seq)).toEqual([1, 2, 3]);
     reader.close();
+  });
+
+  it('resumes from a mark written before sealing (no `sealed` in it) as unsealed: the unsealed receipts after it verify', () => {
+    const rows = beganBeforeSealing(Number.MAX_SAFE_INTEGER);
+    let head: ResumePoint | null = null;
+    expect(verifyChain(rc.session.db(), { reached: (p) => (head = p) }).ok).toBe(true);
+    // The mark an earlier build recorded two receipts before the head: the same keys and admins
+    // (every reviewer was registered by then), and no word of sealing.
+    const at = rows.at(-3)!;
+    const { sealed, ...older } = { ...head!, seq: at.seq, hash: at.hash, signature: at.signature };
+    expect(sealed).toBe(false);
+    const v = verifyChain(rc.session.db(), { resume: older });
+    expect(v).toMatchObject({ ok: true, firstBroken: null, length: rows.length, routine: { since: at.seq } });
+  });
+
+  it('refuses, naming the option, a malformed expected head or one asked of a routine verification', () => {
+    expect(() => verifyChain(rc.session.db(), { expectedHead: 'erwb-head:x' })).toThrow(/verifyChain: erwb-head:x is not a head of the form erwb-head:<seq>:<hash>/);
+    let head: ResumePoint | null = null;
+    const v = verifyChain(rc.session.db(), { reached: (p) => (head = p) });
+    expect(() => verifyChain(rc.session.db(), { resume: head!, expectedHead: v.head! })).toThrow(/a routine verification cannot check an expected head; verify in full/);
   });
 });
 
