@@ -11,7 +11,7 @@ import { appendReceipt, chainHash, receiptHashBody, signedMessage, type ReceiptR
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { verifyChain, type ResumePoint } from './verify';
 import { TEST_PASSPHRASE, testKeyOf } from '../../testing/testCase';
-import { allReceipts, openAsAttacker } from '../../testing/tamper';
+import { allReceipts, openAsAttacker, rehashFrom } from '../../testing/tamper';
 
 let rc: ReviewCase;
 beforeEach(async () => {
@@ -101,6 +101,58 @@ describe('verifyChain', () => {
     const v = verifyChain(rc.session.db());
     expect(v.firstBroken).toMatchObject({ seq: v.length + 1, kind: 'state' });
     expect(v.firstBroken!.reason).toContain('binding of revision:ev-2@1 to claim:cl-1');
+  });
+});
+
+describe('which break is reported when there are several', () => {
+  const seqOf = (db: Database.Database, action: string, target: string): number =>
+    db.prepare('SELECT MIN(seq) FROM audit_receipt WHERE action = ? AND targets LIKE ?').pluck().get(action, `%"${target}"%`) as number;
+
+  it('names the earliest: a binding edited at its receipt before a later receipt that breaks the chain', async () => {
+    await rc.claim('cl-2');
+    const db = openAsAttacker(rc.casePath);
+    const bindSeq = seqOf(db, 'claim:bind', 'claim:cl-1');
+    const last = allReceipts(db).at(-1)!;
+    expect(last.seq).toBeGreaterThan(bindSeq);
+    db.prepare("UPDATE claim_binding SET rationale = 'edited behind the receipt' WHERE claim_id = 'cl-1'").run();
+    db.prepare("UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = ?").run(last.seq);
+    db.close();
+    expect(verifyChain(rc.session.db()).firstBroken).toMatchObject({ seq: bindSeq, kind: 'state', reason: expect.stringContaining('rationale or author') as unknown });
+  });
+
+  it('names a bad signature on the last receipt before a dropped table found after it', () => {
+    const db = openAsAttacker(rc.casePath);
+    const last = allReceipts(db).at(-1)!;
+    // The last receipt has no successor whose hash covers its signature: only the signature tells.
+    const forged = Buffer.from(last.signature!, 'base64');
+    forged[0] = (forged[0] ?? 0) ^ 0xff;
+    db.prepare('UPDATE audit_receipt SET signature = ? WHERE seq = ?').run(forged.toString('base64'), last.seq);
+    db.exec('DROP TABLE review_vote');
+    db.close();
+    for (const signatures of ['every', 'run-ends'] as const) {
+      expect(verifyChain(rc.session.db(), { signatures }).firstBroken).toMatchObject({ seq: last.seq, kind: 'signature' });
+    }
+  });
+
+  it('names the chain, not the state, when both break at the same seq (a dropped table is found where the chain stops)', () => {
+    const db = openAsAttacker(rc.casePath);
+    const last = allReceipts(db).at(-1)!;
+    db.prepare("UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = ?").run(last.seq);
+    db.exec('DROP TABLE review_vote');
+    db.close();
+    const v = verifyChain(rc.session.db());
+    expect(v.length).toBe(last.seq - 1);
+    expect(v.firstBroken).toMatchObject({ seq: last.seq, kind: 'chain', reason: expect.stringContaining('hash does not cover the stored receipt') as unknown });
+  });
+
+  it('names the chain, not the signature, when one receipt breaks both (unparseable targets, re-hashed without the key)', () => {
+    const db = openAsAttacker(rc.casePath);
+    const last = allReceipts(db).at(-1)!;
+    db.prepare("UPDATE audit_receipt SET targets = '\"not a list\"' WHERE seq = ?").run(last.seq);
+    rehashFrom(db, last.seq);
+    db.close();
+    const v = verifyChain(rc.session.db(), { signatures: 'every' });
+    expect(v.firstBroken).toEqual({ seq: last.seq, kind: 'chain', reason: 'targets or artifact digests are not valid JSON' });
   });
 });
 
