@@ -60,6 +60,22 @@ describe('verifyChain', () => {
     expect(v.firstBroken).toMatchObject({ seq, kind: 'signature', reason: 'bob registered a key but is not an admin of this case' });
   });
 
+  it('refuses a key registration that registers nothing, or names a key id its public key does not have, even signed by an admin', () => {
+    const db = rc.session.db();
+    const before = db.prepare('SELECT MAX(seq) FROM audit_receipt').pluck().get() as number;
+    const empty = appendAs('admin', 'admin', { action: 'actor:create', targets: ['actor:erin'], body: { actorId: 'erin', role: 'analyst' } });
+    expect(verifyChain(db).firstBroken).toEqual({ seq: empty, kind: 'signature', reason: 'actor:create registers no reviewer key (or its body is not JSON)' });
+
+    const attacker = openAsAttacker(rc.casePath);
+    attacker.prepare('DELETE FROM audit_receipt WHERE seq > ?').run(before);
+    attacker.close();
+    const publicKey = (generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
+    const otherKeyId = keyIdOf((generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }) as Buffer).toString('base64'));
+    const reg: KeyRegistration = { actorId: 'erin', keyId: otherKeyId, publicKey, retires: [] };
+    const mismatched = appendAs('admin', 'admin', { action: 'actor:create', targets: ['actor:erin'], body: { actorId: 'erin', role: 'analyst', registersKey: reg } });
+    expect(verifyChain(db).firstBroken).toEqual({ seq: mismatched, kind: 'signature', reason: `registered key ${otherKeyId} does not match its public key` });
+  });
+
   it('refuses signatures by a retired key', async () => {
     const stolen = testKeyOf(rc.session, 'bob'); // what a lost laptop (and its passphrase) still holds
     await rc.call('actor:rekey', { passphrase: TEST_PASSPHRASE, actorId: 'bob', reason: 'laptop lost' });
@@ -107,6 +123,18 @@ describe('verifyChain', () => {
 describe('which break is reported when there are several', () => {
   const seqOf = (db: Database.Database, action: string, target: string): number =>
     db.prepare('SELECT MIN(seq) FROM audit_receipt WHERE action = ? AND targets LIKE ?').pluck().get(action, `%"${target}"%`) as number;
+
+  it('names a gap in seq by what was expected and what was found', () => {
+    const db = openAsAttacker(rc.casePath);
+    const middle = allReceipts(db).at(-2)!.seq;
+    db.prepare('DELETE FROM audit_receipt WHERE seq = ?').run(middle);
+    db.close();
+    expect(verifyChain(rc.session.db()).firstBroken).toEqual({
+      seq: middle,
+      kind: 'chain',
+      reason: `expected seq ${middle} but found ${middle + 1}: a receipt was removed, inserted or reordered`,
+    });
+  });
 
   it('names the earliest: a binding edited at its receipt before a later receipt that breaks the chain', async () => {
     await rc.claim('cl-2');
