@@ -136,6 +136,14 @@ describe('which break is reported when there are several', () => {
     });
   });
 
+  it('names a receipt that does not point at its predecessor by the seq it should point at', () => {
+    const db = openAsAttacker(rc.casePath);
+    const last = allReceipts(db).at(-1)!;
+    db.prepare('UPDATE audit_receipt SET prev_hash = ? WHERE seq = ?').run('0'.repeat(64), last.seq);
+    db.close();
+    expect(verifyChain(rc.session.db()).firstBroken).toEqual({ seq: last.seq, kind: 'chain', reason: `prev_hash does not match the hash of seq ${last.seq - 1}` });
+  });
+
   it('names the earliest: a binding edited at its receipt before a later receipt that breaks the chain', async () => {
     await rc.claim('cl-2');
     const db = openAsAttacker(rc.casePath);
