@@ -76,6 +76,37 @@ describe('verifyChain', () => {
     expect(verifyChain(db).firstBroken).toEqual({ seq: mismatched, kind: 'signature', reason: `registered key ${otherKeyId} does not match its public key` });
   });
 
+  it('refuses a rekey, even by an admin, that reuses a registered key, retires a key not the reviewer\'s, or leaves two keys active', () => {
+    const db = rc.session.db();
+    const before = db.prepare('SELECT MAX(seq) FROM audit_receipt').pluck().get() as number;
+    const keyOf = (actorId: string) => db.prepare('SELECT key_id FROM actor_key WHERE actor_id = ? ORDER BY rowid DESC LIMIT 1').pluck().get(actorId) as string;
+    const publicKeyOf = (keyId: string) => db.prepare('SELECT public_key FROM actor_key WHERE key_id = ?').pluck().get(keyId) as string;
+    const fresh = () => {
+      const publicKey = (generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
+      return { keyId: keyIdOf(publicKey), publicKey };
+    };
+    const rekeyCarol = (reg: KeyRegistration) =>
+      appendAs('admin', 'admin', { action: 'actor:rekey', targets: [`key:${reg.keyId}`, 'actor:carol'], body: { actorId: 'carol', registersKey: reg } });
+    const undo = () => {
+      const attacker = openAsAttacker(rc.casePath);
+      attacker.prepare('DELETE FROM audit_receipt WHERE seq > ?').run(before);
+      attacker.close();
+    };
+    const carols = keyOf('carol');
+    const bobs = keyOf('bob');
+
+    const reused = rekeyCarol({ actorId: 'carol', keyId: bobs, publicKey: publicKeyOf(bobs), retires: [carols] });
+    expect(verifyChain(db).firstBroken).toEqual({ seq: reused, kind: 'signature', reason: `key ${bobs} was already registered` });
+    undo();
+    const k1 = fresh();
+    const foreign = rekeyCarol({ actorId: 'carol', ...k1, retires: [bobs] });
+    expect(verifyChain(db).firstBroken).toEqual({ seq: foreign, kind: 'signature', reason: `retires ${bobs}, which is not a key of carol` });
+    undo();
+    const k2 = fresh();
+    const second = rekeyCarol({ actorId: 'carol', ...k2, retires: [] });
+    expect(verifyChain(db).firstBroken).toEqual({ seq: second, kind: 'signature', reason: `registers a second active key for carol without retiring ${carols}` });
+  });
+
   it('refuses signatures by a retired key', async () => {
     const stolen = testKeyOf(rc.session, 'bob'); // what a lost laptop (and its passphrase) still holds
     await rc.call('actor:rekey', { passphrase: TEST_PASSPHRASE, actorId: 'bob', reason: 'laptop lost' });
@@ -142,6 +173,22 @@ describe('which break is reported when there are several', () => {
     db.prepare('UPDATE audit_receipt SET prev_hash = ? WHERE seq = ?').run('0'.repeat(64), last.seq);
     db.close();
     expect(verifyChain(rc.session.db()).firstBroken).toEqual({ seq: last.seq, kind: 'chain', reason: `prev_hash does not match the hash of seq ${last.seq - 1}` });
+  });
+
+  it('still verifies against a head taken before the chain grew, and names the first missing receipt when the tail was cut', async () => {
+    const earlier = (await rc.call('audit:head', {})).head;
+    const earlierSeq = Number(earlier.split(':')[1]);
+    await rc.claim('cl-2');
+    await rc.claim('cl-3');
+    expect(verifyChain(rc.session.db(), { expectedHead: earlier })).toMatchObject({ ok: true, firstBroken: null, length: earlierSeq + 2 });
+    const db = openAsAttacker(rc.casePath);
+    db.prepare('DELETE FROM audit_receipt WHERE seq > ?').run(earlierSeq - 2);
+    db.close();
+    expect(verifyChain(rc.session.db(), { expectedHead: earlier }).firstBroken).toEqual({
+      seq: earlierSeq - 1,
+      kind: 'head',
+      reason: `the chain ends at seq ${earlierSeq - 2} but the expected head is seq ${earlierSeq}: receipts ${earlierSeq - 1}..${earlierSeq} are missing (the tail was truncated)`,
+    });
   });
 
   it('names the earliest: a binding edited at its receipt before a later receipt that breaks the chain', async () => {
