@@ -9,7 +9,7 @@ import { getActor } from '../store/actorRows';
 import { keyIdOf, pinnedKeySource, type KeyRegistration, type SigningKey } from './keys';
 import { appendReceipt, chainHash, receiptHashBody, signedMessage, type ReceiptRow } from './receipts';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
-import { verifyChain, type ResumePoint } from './verify';
+import { verifyChain, verifyChainAsync, type ResumePoint } from './verify';
 import { TEST_PASSPHRASE, testKeyOf } from '../../testing/testCase';
 import { allReceipts, openAsAttacker, rehashFrom } from '../../testing/tamper';
 
@@ -32,6 +32,28 @@ function appendWith(actorId: string, key: SigningKey, input: Parameters<typeof a
 /** Appends a receipt with `signerOf`'s real key, the way a colluding reviewer could. */
 function appendAs(actorId: string, signerOf: string, input: Parameters<typeof appendReceipt>[1]): number {
   return appendWith(actorId, testKeyOf(rc.session, signerOf), input);
+}
+
+/**
+ * Rewrites every receipt through `edit`, then re-hashes and re-signs the whole chain with each
+ * reviewer's real key: what an insider holding every key could do. The chain verifies; only an
+ * expected head (or a row a receipt recorded) can tell.
+ */
+function resignAll(db: Database.Database, edit: (r: ReceiptRow) => ReceiptRow): void {
+  const keys = new Map<string, SigningKey>();
+  const keyOf = (actorId: string) => keys.get(actorId) ?? keys.set(actorId, testKeyOf(rc.session, actorId)).get(actorId)!;
+  const rows = allReceipts(db);
+  let prevHash = rows[0]!.prev_hash;
+  let prevSig: string | null = null;
+  const update = db.prepare('UPDATE audit_receipt SET salt = ?, at = ?, prev_hash = ?, hash = ?, signature = ? WHERE seq = ?');
+  for (const r of rows) {
+    const row = edit(r);
+    const hash = chainHash(prevHash, receiptHashBody({ ...row, prev_signature: prevSig }));
+    const signature = keyOf(r.actor).sign(signedMessage(hash));
+    update.run(row.salt, row.at, prevHash, hash, signature, r.seq);
+    prevHash = hash;
+    prevSig = signature;
+  }
 }
 
 describe('verifyChain', () => {
@@ -191,6 +213,36 @@ describe('which break is reported when there are several', () => {
     });
   });
 
+  it('holds a rewritten chain to the expected head, naming both hashes by their first 12 digits; a head at seq 0 expects nothing', async () => {
+    const head = (await rc.call('audit:head', {})).head;
+    const [, seqText, hash] = head.split(':') as [string, string, string];
+    expect(verifyChain(rc.session.db(), { expectedHead: `erwb-head:0:${'0'.repeat(64)}` })).toMatchObject({ ok: true, firstBroken: null });
+    const db = openAsAttacker(rc.casePath);
+    resignAll(db, (r) => (r.seq === 2 ? { ...r, salt: r.salt!.replace(/^./, (c) => (c === '0' ? '1' : '0')) } : r));
+    const rewritten = db.prepare('SELECT hash FROM audit_receipt WHERE seq = ?').pluck().get(Number(seqText)) as string;
+    db.close();
+    expect(verifyChain(rc.session.db()).ok).toBe(true);
+    const expected = {
+      seq: Number(seqText),
+      kind: 'head',
+      reason: `seq ${seqText} has hash ${rewritten.slice(0, 12)}…, not the expected head's ${hash.slice(0, 12)}…: the chain was rewritten at or before seq ${seqText}`,
+    };
+    expect(verifyChain(rc.session.db(), { expectedHead: head }).firstBroken).toEqual(expected);
+    expect((await verifyChainAsync(rc.session.db(), { expectedHead: head })).firstBroken).toEqual(expected);
+  });
+
+  it('names a signature that is not 64 bytes of base64 as bad, on the checking threads as on this one', async () => {
+    const db = openAsAttacker(rc.casePath);
+    const last = allReceipts(db).at(-1)!;
+    db.prepare('UPDATE audit_receipt SET signature = ? WHERE seq = ?').run('not a signature', last.seq);
+    db.close();
+    for (const signatures of ['every', 'run-ends'] as const) {
+      const expected = { seq: last.seq, kind: 'signature', reason: expect.stringContaining('does not verify') as unknown };
+      expect(verifyChain(rc.session.db(), { signatures }).firstBroken).toMatchObject(expected);
+      expect((await verifyChainAsync(rc.session.db(), { signatures })).firstBroken).toMatchObject(expected);
+    }
+  });
+
   it('names the earliest: a binding edited at its receipt before a later receipt that breaks the chain', async () => {
     await rc.claim('cl-2');
     const db = openAsAttacker(rc.casePath);
@@ -269,21 +321,8 @@ describe('sealed receipts', () => {
    * receipts (through `unsealedUpTo`) unsealed, hashed and signed as that build did.
    */
   function beganBeforeSealing(unsealedUpTo: number): ReceiptRow[] {
-    const keys = new Map<string, SigningKey>();
-    const keyOf = (actorId: string) => keys.get(actorId) ?? keys.set(actorId, testKeyOf(rc.session, actorId)).get(actorId)!;
     const db = openAsAttacker(rc.casePath);
-    const rows = allReceipts(db);
-    let prevHash = rows[0]!.prev_hash;
-    let prevSig: string | null = null;
-    const update = db.prepare('UPDATE audit_receipt SET salt = ?, prev_hash = ?, hash = ?, signature = ? WHERE seq = ?');
-    for (const r of rows) {
-      const row = { ...r, salt: r.seq <= unsealedUpTo ? null : r.salt };
-      const hash = chainHash(prevHash, receiptHashBody({ ...row, prev_signature: prevSig }));
-      const signature = keyOf(r.actor).sign(signedMessage(hash));
-      update.run(row.salt, prevHash, hash, signature, r.seq);
-      prevHash = hash;
-      prevSig = signature;
-    }
+    resignAll(db, (r) => ({ ...r, salt: r.seq <= unsealedUpTo ? null : r.salt }));
     const rewritten = allReceipts(db);
     db.close();
     return rewritten;
