@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { generateKeyPairSync } from 'node:crypto';
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyCaseFile } from './verifyFile';
 import type { ServiceContext } from '../context';
@@ -390,6 +390,22 @@ describe('what a reviewer outside the clearance sees', () => {
 });
 
 describe('verifyCaseFile', () => {
+  it('refuses, exit 3 and naming the file, what is not a case file: missing, a folder, another SQLite database, not SQLite at all', async () => {
+    const missing = await verifyCaseFile(join(rc.dir, 'gone.sqlite'));
+    expect(missing).toMatchObject({ exitCode: 3, verification: null, summary: 'gone.sqlite: no such file; nothing was verified' });
+    expect(await verifyCaseFile(rc.dir)).toMatchObject({ exitCode: 3, summary: `${basename(rc.dir)}: not a regular file (a folder, pipe or device); nothing was verified` });
+    const other = join(rc.dir, 'other.sqlite');
+    const o = new Database(other);
+    o.exec('CREATE TABLE t (x)');
+    o.close();
+    expect(await verifyCaseFile(other)).toMatchObject({ exitCode: 3, summary: 'other.sqlite: not an evidence-review case file; nothing was verified' });
+    const text = join(rc.dir, 'notes.txt');
+    writeFileSync(text, 'not a database at all, just some notes\n'.repeat(200));
+    const r = await verifyCaseFile(text);
+    expect(r.exitCode).toBe(3);
+    expect(r.summary).toMatch(/^notes\.txt: could not be read as a case file \(.+\); nothing was verified$/);
+  });
+
   it('says when a file is older or newer than this build, and never migrates it', async () => {
     rc.session.close();
     const older = join(rc.dir, 'older.sqlite');
