@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { generateKeyPairSync } from 'node:crypto';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyCaseFile } from './verifyFile';
@@ -390,6 +390,17 @@ describe('what a reviewer outside the clearance sees', () => {
 });
 
 describe('verifyCaseFile', () => {
+  it('leaves a file at rest and its folder exactly as they were (SQLite would put -wal and -shm beside a file it reads in place)', async () => {
+    rc.session.close();
+    const listing = () => readdirSync(rc.dir).sort();
+    const before = listing();
+    const bytes = readFileSync(rc.casePath);
+    expect(before).not.toContain(`${basename(rc.casePath)}-wal`);
+    expect((await verifyCaseFile(rc.casePath)).exitCode).toBe(0);
+    expect(listing()).toEqual(before);
+    expect(readFileSync(rc.casePath).equals(bytes)).toBe(true);
+  });
+
   it('refuses, exit 3 and naming the file, what is not a case file: missing, a folder, another SQLite database, not SQLite at all', async () => {
     const missing = await verifyCaseFile(join(rc.dir, 'gone.sqlite'));
     expect(missing).toMatchObject({ exitCode: 3, verification: null, summary: 'gone.sqlite: no such file; nothing was verified' });

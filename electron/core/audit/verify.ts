@@ -376,12 +376,11 @@ export async function verifyChainAsync(db: CaseDb, options: VerifyOptions = {}):
     inFlight = checkBatch(jobs);
   }
   await inFlight;
+  // The open run is checked even after a failure: it comes after every run checked so far, so
+  // the earliest failure stays the one found, and one path is simpler than two.
+  const open = walk.closeOpenRun();
+  await checkBatch(batch);
   let failure = firstFailure(walk, failed);
-  if (!failure) {
-    const open = walk.closeOpenRun();
-    await checkBatch(batch);
-    failure = firstFailure(walk, failed);
-    if (!failure && walk.broken && open) failure = walk.pinpoint(open);
-  }
+  if (!failure && walk.broken && open) failure = walk.pinpoint(open);
   return walk.result(failure);
 }
