@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { generateKeyPairSync } from 'node:crypto';
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyCaseFile } from './verifyFile';
@@ -401,9 +401,28 @@ describe('verifyCaseFile', () => {
     expect(readFileSync(rc.casePath).equals(bytes)).toBe(true);
   });
 
+  it('removes its temporary copy afterwards, whether the file verified or not', async () => {
+    rc.session.close();
+    const scratch = mkdtempSync(join(rc.dir, 'tmp-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = scratch; // os.tmpdir() reads it on each call
+    try {
+      expect((await verifyCaseFile(rc.casePath)).exitCode).toBe(0);
+      expect(readdirSync(scratch)).toEqual([]);
+      const db = openAsAttacker(rc.casePath);
+      db.prepare("UPDATE claim SET statement = 'edited' WHERE claim_id = 'cl-1'").run();
+      db.close();
+      expect((await verifyCaseFile(rc.casePath)).exitCode).toBe(1);
+      expect(readdirSync(scratch)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+
   it('refuses, exit 3 and naming the file, what is not a case file: missing, a folder, another SQLite database, not SQLite at all', async () => {
     const missing = await verifyCaseFile(join(rc.dir, 'gone.sqlite'));
-    expect(missing).toMatchObject({ exitCode: 3, verification: null, summary: 'gone.sqlite: no such file; nothing was verified' });
+    expect(missing).toEqual({ exitCode: 3, verification: null, schemaVersion: null, summary: 'gone.sqlite: no such file; nothing was verified', notes: [] });
     expect(await verifyCaseFile(rc.dir)).toMatchObject({ exitCode: 3, summary: `${basename(rc.dir)}: not a regular file (a folder, pipe or device); nothing was verified` });
     const other = join(rc.dir, 'other.sqlite');
     const o = new Database(other);
