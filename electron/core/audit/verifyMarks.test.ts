@@ -43,6 +43,8 @@ describe('routine verification', () => {
     const third = await verifyCaseFile(rc.casePath, { marks, routine: true });
     expect(third.verification).toMatchObject({ ok: true, routine: { since: receipts() } });
     expect(third.verification!.signatures.verified).toBe(0);
+    expect(third.summary).toContain(`(routine: nothing added since this machine verified through seq ${receipts()} (`);
+    expect(third.notes).toEqual([]);
   });
 
   it('catches an edit to a receipt after the mark, and to a row such a receipt recorded', async () => {
