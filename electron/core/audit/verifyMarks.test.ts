@@ -33,6 +33,7 @@ describe('routine verification', () => {
   it('checks only the receipts appended since the mark, and says so', async () => {
     const first = await verifyCaseFile(rc.casePath, { marks, routine: true });
     expect(first.verification).toMatchObject({ ok: true, routine: null }); // no mark yet: in full
+    expect(first.summary).toContain('audit chain verifies (full): ');
     const marked = receipts();
     for (let i = 0; i < 5; i++) await rc.claim(`cl-more-${i}`);
     const second = await verifyCaseFile(rc.casePath, { marks, routine: true });
@@ -78,6 +79,15 @@ describe('routine verification', () => {
     expect(marks.marks(rc.session.db().prepare("SELECT value FROM case_meta WHERE key = 'case_id'").pluck().get() as string)).toEqual([]);
     const v = await verifyCaseFile(rc.casePath, { marks, routine: true });
     expect(v.verification).toMatchObject({ ok: true, routine: null });
+  });
+
+  it('keeps a case id with path characters to one file inside its folder', () => {
+    const point = { seq: 3, hash: 'a'.repeat(64), signature: 'sig', sealed: true, keys: [], admins: ['admin'], rootKey: null, exactTimes: true };
+    const dir = join(rc.dir, 'verified');
+    marks.record('../../escape', point, '2026-12-05T00:00:00.000Z');
+    expect(readdirSync(dir).sort()).toEqual(['.mark-key', '______escape.json']);
+    expect(readdirSync(rc.dir)).not.toContain('escape.json');
+    expect(marks.marks('../../escape')).toEqual([{ ...point, caseId: '../../escape', markedAt: '2026-12-05T00:00:00.000Z' }]);
   });
 
   it('copies of a case share its id: a mark counts only where the copy still holds the verified receipt', async () => {
