@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { copyFileSync, readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
@@ -79,6 +79,25 @@ describe('routine verification', () => {
     expect(marks.marks(rc.session.db().prepare("SELECT value FROM case_meta WHERE key = 'case_id'").pluck().get() as string)).toEqual([]);
     const v = await verifyCaseFile(rc.casePath, { marks, routine: true });
     expect(v.verification).toMatchObject({ ok: true, routine: null });
+  });
+
+  it('keeps its MAC key readable by this user only, in a folder only they can enter', async () => {
+    await verifyCaseFile(rc.casePath, { marks });
+    const dir = join(rc.dir, 'verified');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, '.mark-key')).mode & 0o777).toBe(0o600);
+  });
+
+  it('resumes from the furthest mark the file still holds, not the one recorded last (an older copy verified since)', () => {
+    const db = rc.session.db();
+    const at = db.prepare('SELECT hash, signature FROM audit_receipt WHERE seq = ?');
+    const point = (seq: number) => ({ seq, ...(at.get(seq) as { hash: string; signature: string }), sealed: true, keys: [], admins: [], rootKey: null, exactTimes: true });
+    const caseId = db.prepare("SELECT value FROM case_meta WHERE key = 'case_id'").pluck().get() as string;
+    const head = receipts();
+    marks.record(caseId, point(head), '2026-12-05T10:00:00.000Z');
+    marks.record(caseId, point(head - 2), '2026-12-05T11:00:00.000Z');
+    expect(marks.marks(caseId).map((m) => m.seq)).toEqual([head - 2, head]);
+    expect(marks.usableMark(db, caseId)).toMatchObject({ seq: head, markedAt: '2026-12-05T10:00:00.000Z' });
   });
 
   it('keeps a case id with path characters to one file inside its folder', () => {
