@@ -100,6 +100,15 @@ describe('routine verification', () => {
     expect(marks.usableMark(db, caseId)).toMatchObject({ seq: head, markedAt: '2026-12-05T10:00:00.000Z' });
   });
 
+  it('keeps one mark per verified receipt, the latest time it was reached, and at most eight', () => {
+    const point = (seq: number) => ({ seq, hash: seq.toString(16).padStart(64, '0'), signature: 'sig', sealed: true, keys: [], admins: [], rootKey: null, exactTimes: true });
+    marks.record('case-x', point(5), '2026-12-05T10:00:00.000Z');
+    marks.record('case-x', point(5), '2026-12-05T11:00:00.000Z');
+    expect(marks.marks('case-x').map((m) => [m.seq, m.markedAt])).toEqual([[5, '2026-12-05T11:00:00.000Z']]);
+    for (let seq = 6; seq < 16; seq++) marks.record('case-x', point(seq), `2026-12-05T12:00:${String(seq).padStart(2, '0')}.000Z`);
+    expect(marks.marks('case-x').map((m) => m.seq)).toEqual([15, 14, 13, 12, 11, 10, 9, 8]);
+  });
+
   it('keeps a case id with path characters to one file inside its folder', () => {
     const point = { seq: 3, hash: 'a'.repeat(64), signature: 'sig', sealed: true, keys: [], admins: ['admin'], rootKey: null, exactTimes: true };
     const dir = join(rc.dir, 'verified');
