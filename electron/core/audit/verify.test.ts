@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -127,6 +127,14 @@ describe('verifyChain', () => {
     const k2 = fresh();
     const second = rekeyCarol({ actorId: 'carol', ...k2, retires: [] });
     expect(verifyChain(db).firstBroken).toEqual({ seq: second, kind: 'signature', reason: `registers a second active key for carol without retiring ${carols}` });
+  });
+
+  it('refuses a receipt signed by a key no receipt registered', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const keyId = keyIdOf((publicKey.export({ type: 'spki', format: 'der' }) as Buffer).toString('base64'));
+    const stranger: SigningKey = { keyId, sign: (message) => cryptoSign(null, message, privateKey).toString('base64') };
+    const seq = appendWith('bob', stranger, { action: 'claim:note', targets: ['claim:cl-1'], body: {} });
+    expect(verifyChain(rc.session.db()).firstBroken).toEqual({ seq, kind: 'signature', reason: `signed by key ${keyId}, which no earlier receipt registered` });
   });
 
   it('refuses signatures by a retired key', async () => {
