@@ -239,6 +239,16 @@ describe('which break is reported when there are several', () => {
     expect((await verifyChainAsync(rc.session.db(), { expectedHead: head })).firstBroken).toEqual(expected);
   });
 
+  it('names the earliest of many bad signatures checked at once on the checking threads', async () => {
+    const db = openAsAttacker(rc.casePath);
+    const rows = allReceipts(db);
+    // Re-hashed from seq 3 without the keys: every signature from there on fails, in one batch.
+    db.prepare('UPDATE audit_receipt SET signature = ? WHERE seq = 3').run(rows[4]!.signature);
+    rehashFrom(db, 3);
+    db.close();
+    expect((await verifyChainAsync(rc.session.db(), { signatures: 'every' })).firstBroken).toMatchObject({ seq: 3, kind: 'signature' });
+  });
+
   it('names a signature that is not 64 bytes of base64 as bad, on the checking threads as on this one', async () => {
     const db = openAsAttacker(rc.casePath);
     const last = allReceipts(db).at(-1)!;
