@@ -81,11 +81,12 @@ describe('routine verification', () => {
     expect(v.verification).toMatchObject({ ok: true, routine: null });
   });
 
-  it('keeps its MAC key readable by this user only, in a folder only they can enter', async () => {
+  it('keeps its MAC key and its marks readable by this user only, in a folder only they can enter', async () => {
     await verifyCaseFile(rc.casePath, { marks });
     const dir = join(rc.dir, 'verified');
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, '.mark-key')).mode & 0o777).toBe(0o600);
+    for (const f of readdirSync(dir)) expect(statSync(join(dir, f)).mode & 0o777).toBe(0o600);
   });
 
   it('resumes from the furthest mark the file still holds, not the one recorded last (an older copy verified since)', () => {
