@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
-import { chainHash, GENESIS_HASH, receiptHashBody, type ReceiptRow } from '../core/audit/receipts';
+import type { SigningKey } from '../core/audit/keys';
+import { chainHash, GENESIS_HASH, receiptHashBody, signedMessage, type ReceiptRow } from '../core/audit/receipts';
+import type { Seat } from '../core/session';
 import { createReviewCase } from './reviewCase';
-import { TEST_PASSPHRASE } from './testCase';
+import { TEST_PASSPHRASE, testKeyOf } from './testCase';
 
 /**
  * Test helper (not a test): builds a case with a realistic chain through the channels, and edits
@@ -81,4 +83,26 @@ export function rehashFrom(db: Database.Database, fromSeq: number): void {
 export function shiftUp(db: Database.Database, from: number): void {
   db.prepare('UPDATE audit_receipt SET seq = seq + 1000000 WHERE seq >= ?').run(from);
   db.prepare('UPDATE audit_receipt SET seq = seq - 999999 WHERE seq >= 1000000').run();
+}
+
+/**
+ * Rewrites every receipt through `edit`, then re-hashes and re-signs the whole chain with each
+ * reviewer's real key: what an insider holding every key could do. The chain verifies; only an
+ * expected head (or a row a receipt recorded) can tell.
+ */
+export function resignAll(db: Database.Database, seat: Seat, edit: (r: ReceiptRow) => ReceiptRow): void {
+  const keys = new Map<string, SigningKey>();
+  const keyOf = (actorId: string) => keys.get(actorId) ?? keys.set(actorId, testKeyOf(seat, actorId)).get(actorId)!;
+  const rows = allReceipts(db);
+  let prevHash = rows[0]!.prev_hash;
+  let prevSig: string | null = null;
+  const update = db.prepare('UPDATE audit_receipt SET salt = ?, at = ?, prev_hash = ?, hash = ?, signature = ? WHERE seq = ?');
+  for (const r of rows) {
+    const row = edit(r);
+    const hash = chainHash(prevHash, receiptHashBody({ ...row, prev_signature: prevSig }));
+    const signature = keyOf(r.actor).sign(signedMessage(hash));
+    update.run(row.salt, row.at, prevHash, hash, signature, r.seq);
+    prevHash = hash;
+    prevSig = signature;
+  }
 }

@@ -1,17 +1,14 @@
 import Database from 'better-sqlite3';
 import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyCaseFile } from './verifyFile';
 import type { ServiceContext } from '../context';
 import { getActor } from '../store/actorRows';
 import { keyIdOf, pinnedKeySource, type KeyRegistration, type SigningKey } from './keys';
 import { appendReceipt, chainHash, receiptHashBody, signedMessage, type ReceiptRow } from './receipts';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
-import { verifyChain, verifyChainAsync, type ResumePoint } from './verify';
+import { verifyChain, type ResumePoint } from './verify';
 import { TEST_PASSPHRASE, testKeyOf } from '../../testing/testCase';
-import { allReceipts, openAsAttacker, rehashFrom } from '../../testing/tamper';
+import { allReceipts, openAsAttacker, resignAll } from '../../testing/tamper';
 
 let rc: ReviewCase;
 beforeEach(async () => {
@@ -32,28 +29,6 @@ function appendWith(actorId: string, key: SigningKey, input: Parameters<typeof a
 /** Appends a receipt with `signerOf`'s real key, the way a colluding reviewer could. */
 function appendAs(actorId: string, signerOf: string, input: Parameters<typeof appendReceipt>[1]): number {
   return appendWith(actorId, testKeyOf(rc.session, signerOf), input);
-}
-
-/**
- * Rewrites every receipt through `edit`, then re-hashes and re-signs the whole chain with each
- * reviewer's real key: what an insider holding every key could do. The chain verifies; only an
- * expected head (or a row a receipt recorded) can tell.
- */
-function resignAll(db: Database.Database, edit: (r: ReceiptRow) => ReceiptRow): void {
-  const keys = new Map<string, SigningKey>();
-  const keyOf = (actorId: string) => keys.get(actorId) ?? keys.set(actorId, testKeyOf(rc.session, actorId)).get(actorId)!;
-  const rows = allReceipts(db);
-  let prevHash = rows[0]!.prev_hash;
-  let prevSig: string | null = null;
-  const update = db.prepare('UPDATE audit_receipt SET salt = ?, at = ?, prev_hash = ?, hash = ?, signature = ? WHERE seq = ?');
-  for (const r of rows) {
-    const row = edit(r);
-    const hash = chainHash(prevHash, receiptHashBody({ ...row, prev_signature: prevSig }));
-    const signature = keyOf(r.actor).sign(signedMessage(hash));
-    update.run(row.salt, row.at, prevHash, hash, signature, r.seq);
-    prevHash = hash;
-    prevSig = signature;
-  }
 }
 
 describe('verifyChain', () => {
@@ -181,133 +156,6 @@ describe('verifyChain', () => {
   });
 });
 
-describe('which break is reported when there are several', () => {
-  const seqOf = (db: Database.Database, action: string, target: string): number =>
-    db.prepare('SELECT MIN(seq) FROM audit_receipt WHERE action = ? AND targets LIKE ?').pluck().get(action, `%"${target}"%`) as number;
-
-  it('names a gap in seq by what was expected and what was found', () => {
-    const db = openAsAttacker(rc.casePath);
-    const middle = allReceipts(db).at(-2)!.seq;
-    db.prepare('DELETE FROM audit_receipt WHERE seq = ?').run(middle);
-    db.close();
-    expect(verifyChain(rc.session.db()).firstBroken).toEqual({
-      seq: middle,
-      kind: 'chain',
-      reason: `expected seq ${middle} but found ${middle + 1}: a receipt was removed, inserted or reordered`,
-    });
-  });
-
-  it('names a receipt that does not point at its predecessor by the seq it should point at', () => {
-    const db = openAsAttacker(rc.casePath);
-    const last = allReceipts(db).at(-1)!;
-    db.prepare('UPDATE audit_receipt SET prev_hash = ? WHERE seq = ?').run('0'.repeat(64), last.seq);
-    db.close();
-    expect(verifyChain(rc.session.db()).firstBroken).toEqual({ seq: last.seq, kind: 'chain', reason: `prev_hash does not match the hash of seq ${last.seq - 1}` });
-  });
-
-  it('still verifies against a head taken before the chain grew, and names the first missing receipt when the tail was cut', async () => {
-    const earlier = (await rc.call('audit:head', {})).head;
-    const earlierSeq = Number(earlier.split(':')[1]);
-    await rc.claim('cl-2');
-    await rc.claim('cl-3');
-    expect(verifyChain(rc.session.db(), { expectedHead: earlier })).toMatchObject({ ok: true, firstBroken: null, length: earlierSeq + 2 });
-    const db = openAsAttacker(rc.casePath);
-    db.prepare('DELETE FROM audit_receipt WHERE seq > ?').run(earlierSeq - 2);
-    db.close();
-    expect(verifyChain(rc.session.db(), { expectedHead: earlier }).firstBroken).toEqual({
-      seq: earlierSeq - 1,
-      kind: 'head',
-      reason: `the chain ends at seq ${earlierSeq - 2} but the expected head is seq ${earlierSeq}: receipts ${earlierSeq - 1}..${earlierSeq} are missing (the tail was truncated)`,
-    });
-  });
-
-  it('holds a rewritten chain to the expected head, naming both hashes by their first 12 digits; a head at seq 0 expects nothing', async () => {
-    const head = (await rc.call('audit:head', {})).head;
-    const [, seqText, hash] = head.split(':') as [string, string, string];
-    expect(verifyChain(rc.session.db(), { expectedHead: `erwb-head:0:${'0'.repeat(64)}` })).toMatchObject({ ok: true, firstBroken: null });
-    const db = openAsAttacker(rc.casePath);
-    resignAll(db, (r) => (r.seq === 2 ? { ...r, salt: r.salt!.replace(/^./, (c) => (c === '0' ? '1' : '0')) } : r));
-    const rewritten = db.prepare('SELECT hash FROM audit_receipt WHERE seq = ?').pluck().get(Number(seqText)) as string;
-    db.close();
-    expect(verifyChain(rc.session.db()).ok).toBe(true);
-    const expected = {
-      seq: Number(seqText),
-      kind: 'head',
-      reason: `seq ${seqText} has hash ${rewritten.slice(0, 12)}…, not the expected head's ${hash.slice(0, 12)}…: the chain was rewritten at or before seq ${seqText}`,
-    };
-    expect(verifyChain(rc.session.db(), { expectedHead: head }).firstBroken).toEqual(expected);
-    expect((await verifyChainAsync(rc.session.db(), { expectedHead: head })).firstBroken).toEqual(expected);
-  });
-
-  it('names the earliest of many bad signatures checked at once on the checking threads', async () => {
-    const db = openAsAttacker(rc.casePath);
-    const rows = allReceipts(db);
-    // Re-hashed from seq 3 without the keys: every signature from there on fails, in one batch.
-    db.prepare('UPDATE audit_receipt SET signature = ? WHERE seq = 3').run(rows[4]!.signature);
-    rehashFrom(db, 3);
-    db.close();
-    expect((await verifyChainAsync(rc.session.db(), { signatures: 'every' })).firstBroken).toMatchObject({ seq: 3, kind: 'signature' });
-  });
-
-  it('names a signature that is not 64 bytes of base64 as bad, on the checking threads as on this one', async () => {
-    const db = openAsAttacker(rc.casePath);
-    const last = allReceipts(db).at(-1)!;
-    db.prepare('UPDATE audit_receipt SET signature = ? WHERE seq = ?').run('not a signature', last.seq);
-    db.close();
-    for (const signatures of ['every', 'run-ends'] as const) {
-      const expected = { seq: last.seq, kind: 'signature', reason: expect.stringContaining('does not verify') as unknown };
-      expect(verifyChain(rc.session.db(), { signatures }).firstBroken).toMatchObject(expected);
-      expect((await verifyChainAsync(rc.session.db(), { signatures })).firstBroken).toMatchObject(expected);
-    }
-  });
-
-  it('names the earliest: a binding edited at its receipt before a later receipt that breaks the chain', async () => {
-    await rc.claim('cl-2');
-    const db = openAsAttacker(rc.casePath);
-    const bindSeq = seqOf(db, 'claim:bind', 'claim:cl-1');
-    const last = allReceipts(db).at(-1)!;
-    expect(last.seq).toBeGreaterThan(bindSeq);
-    db.prepare("UPDATE claim_binding SET rationale = 'edited behind the receipt' WHERE claim_id = 'cl-1'").run();
-    db.prepare("UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = ?").run(last.seq);
-    db.close();
-    expect(verifyChain(rc.session.db()).firstBroken).toMatchObject({ seq: bindSeq, kind: 'state', reason: expect.stringContaining('rationale or author') as unknown });
-  });
-
-  it('names a bad signature on the last receipt before a dropped table found after it', () => {
-    const db = openAsAttacker(rc.casePath);
-    const last = allReceipts(db).at(-1)!;
-    // The last receipt has no successor whose hash covers its signature: only the signature tells.
-    const forged = Buffer.from(last.signature!, 'base64');
-    forged[0] = (forged[0] ?? 0) ^ 0xff;
-    db.prepare('UPDATE audit_receipt SET signature = ? WHERE seq = ?').run(forged.toString('base64'), last.seq);
-    db.exec('DROP TABLE review_vote');
-    db.close();
-    for (const signatures of ['every', 'run-ends'] as const) {
-      expect(verifyChain(rc.session.db(), { signatures }).firstBroken).toMatchObject({ seq: last.seq, kind: 'signature' });
-    }
-  });
-
-  it('names the chain, not the state, when both break at the same seq (a dropped table is found where the chain stops)', () => {
-    const db = openAsAttacker(rc.casePath);
-    const last = allReceipts(db).at(-1)!;
-    db.prepare("UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = ?").run(last.seq);
-    db.exec('DROP TABLE review_vote');
-    db.close();
-    const v = verifyChain(rc.session.db());
-    expect(v.length).toBe(last.seq - 1);
-    expect(v.firstBroken).toMatchObject({ seq: last.seq, kind: 'chain', reason: expect.stringContaining('hash does not cover the stored receipt') as unknown });
-  });
-
-  it('names the chain, not the signature, when one receipt breaks both (unparseable targets, re-hashed without the key)', () => {
-    const db = openAsAttacker(rc.casePath);
-    const last = allReceipts(db).at(-1)!;
-    db.prepare("UPDATE audit_receipt SET targets = '\"not a list\"' WHERE seq = ?").run(last.seq);
-    rehashFrom(db, last.seq);
-    db.close();
-    const v = verifyChain(rc.session.db(), { signatures: 'every' });
-    expect(v.firstBroken).toEqual({ seq: last.seq, kind: 'chain', reason: 'targets or artifact digests are not valid JSON' });
-  });
-});
 
 describe('sealed receipts', () => {
   it('breaks at a receipt whose salt was changed, since its hash covers what it says only through the salted digest', () => {
@@ -340,7 +188,7 @@ describe('sealed receipts', () => {
    */
   function beganBeforeSealing(unsealedUpTo: number): ReceiptRow[] {
     const db = openAsAttacker(rc.casePath);
-    resignAll(db, (r) => ({ ...r, salt: r.seq <= unsealedUpTo ? null : r.salt }));
+    resignAll(db, rc.session, (r) => ({ ...r, salt: r.seq <= unsealedUpTo ? null : r.salt }));
     const rewritten = allReceipts(db);
     db.close();
     return rewritten;
@@ -404,79 +252,5 @@ describe('what a reviewer outside the clearance sees', () => {
     );
     rc.as('admin');
     expect((await rc.call('audit:verify', {})).firstBroken!.reason).toContain(secret);
-  });
-});
-
-describe('verifyCaseFile', () => {
-  it('leaves a file at rest and its folder exactly as they were (SQLite would put -wal and -shm beside a file it reads in place)', async () => {
-    rc.session.close();
-    const listing = () => readdirSync(rc.dir).sort();
-    const before = listing();
-    const bytes = readFileSync(rc.casePath);
-    expect(before).not.toContain(`${basename(rc.casePath)}-wal`);
-    const r = await verifyCaseFile(rc.casePath);
-    expect(r).toMatchObject({ exitCode: 0, notes: [] }); // a file of this build's schema: nothing to note
-    expect(listing()).toEqual(before);
-    expect(readFileSync(rc.casePath).equals(bytes)).toBe(true);
-  });
-
-  it('removes its temporary copy afterwards, whether the file verified or not', async () => {
-    rc.session.close();
-    const scratch = mkdtempSync(join(rc.dir, 'tmp-'));
-    const saved = process.env.TMPDIR;
-    process.env.TMPDIR = scratch; // os.tmpdir() reads it on each call
-    try {
-      expect((await verifyCaseFile(rc.casePath)).exitCode).toBe(0);
-      expect(readdirSync(scratch)).toEqual([]);
-      const db = openAsAttacker(rc.casePath);
-      db.prepare("UPDATE claim SET statement = 'edited' WHERE claim_id = 'cl-1'").run();
-      db.close();
-      expect((await verifyCaseFile(rc.casePath)).exitCode).toBe(1);
-      expect(readdirSync(scratch)).toEqual([]);
-    } finally {
-      if (saved === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = saved;
-    }
-  });
-
-  it('refuses, exit 3 and naming the file, what is not a case file: missing, a folder, another SQLite database, not SQLite at all', async () => {
-    const missing = await verifyCaseFile(join(rc.dir, 'gone.sqlite'));
-    expect(missing).toEqual({ exitCode: 3, verification: null, schemaVersion: null, summary: 'gone.sqlite: no such file; nothing was verified', notes: [] });
-    expect(await verifyCaseFile(rc.dir)).toMatchObject({ exitCode: 3, summary: `${basename(rc.dir)}: not a regular file (a folder, pipe or device); nothing was verified` });
-    const other = join(rc.dir, 'other.sqlite');
-    const o = new Database(other);
-    o.exec('CREATE TABLE t (x)');
-    o.close();
-    expect(await verifyCaseFile(other)).toMatchObject({ exitCode: 3, summary: 'other.sqlite: not an evidence-review case file; nothing was verified' });
-    const text = join(rc.dir, 'notes.txt');
-    writeFileSync(text, 'not a database at all, just some notes\n'.repeat(200));
-    const r = await verifyCaseFile(text);
-    expect(r.exitCode).toBe(3);
-    expect(r.summary).toMatch(/^notes\.txt: could not be read as a case file \(.+\); nothing was verified$/);
-  });
-
-  it('says when a file is older or newer than this build, and never migrates it', async () => {
-    rc.session.close();
-    const older = join(rc.dir, 'older.sqlite');
-    copyFileSync(rc.casePath, older);
-    const o = new Database(older);
-    o.exec('DROP TABLE review_vote');
-    o.pragma('user_version = 210');
-    o.close();
-    const r = await verifyCaseFile(older);
-    expect(r.exitCode).toBe(0);
-    expect(r.notes.join(' ')).toContain('older than this build');
-    const check = new Database(older, { readonly: true });
-    expect(check.pragma('user_version', { simple: true })).toBe(210);
-    check.close();
-
-    const newer = join(rc.dir, 'newer.sqlite');
-    copyFileSync(rc.casePath, newer);
-    const n = new Database(newer);
-    n.pragma('user_version = 9999');
-    n.close();
-    const r2 = await verifyCaseFile(newer);
-    expect(r2.exitCode).toBe(3);
-    expect(r2.summary).toContain('newer workbench (schema 9999');
   });
 });
