@@ -30,6 +30,8 @@ describe('Keyring.keyPath', () => {
     expect(basename(ring.keyPath('ops:ana', 'ed25519:ab12'))).toBe('ops%3aana.ed25519_ab12.key');
     expect(basename(ring.keyPath('../x', 'k'))).toBe('..%2fx.k.key');
     expect(basename(ring.keyPath('ana@acme.example', 'k'))).toBe('ana@acme.example.k.key');
+    // Two hex digits always, so every escape reads back one way.
+    expect(basename(ring.keyPath('a\tb', 'k'))).toBe('a%09b.k.key');
   });
 });
 

@@ -191,9 +191,9 @@ export class Keyring {
   private sealLegacyKey(actorId: string, keyId: string, passphrase: string): string | null {
     const base = join(this.caseDir, fileSafe(actorId));
     for (const candidate of [`${base}.pem`, `${base}.pem.next`, `${base}.${keyId.replace(/[^A-Za-z0-9]/g, '_')}.pem`]) {
-      if (!existsSync(candidate)) continue;
       let key: KeyObject;
       try {
+        // A candidate that is missing or holds no key is passed over alike.
         key = createPrivateKey(readFileSync(candidate, 'utf8'));
       } catch {
         continue;
@@ -201,7 +201,7 @@ export class Keyring {
       if (keyIdOf(spkiBase64(key)) !== keyId) continue;
       const text = sealPrivateKey(key, { actorId, keyId }, passphrase, this.cost);
       this.writeKeyFile(this.keyPath(actorId, keyId), text);
-      rmSync(candidate, { force: true });
+      rmSync(candidate);
       return text;
     }
     return null;

@@ -53,4 +53,17 @@ describe('listReceipts on a tampered file', () => {
       db.close();
     }
   });
+
+  it('shows at most 200 characters of targets and 2,000 of a body that are not JSON (the list stays readable whatever was written)', () => {
+    tc.session.session.close();
+    const db = openAsAttacker(tc.casePath);
+    try {
+      db.prepare(`UPDATE audit_receipt SET targets = ?, body = ? WHERE seq = 1`).run('t'.repeat(5_000), 'b'.repeat(50_000));
+      const [first] = listReceipts(db, 10).slice(-1);
+      expect(first?.targets).toEqual([`(not JSON) ${'t'.repeat(200)}`]);
+      expect(first?.body).toEqual({ notJson: 'b'.repeat(2_000) });
+    } finally {
+      db.close();
+    }
+  });
 });
