@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -146,6 +146,9 @@ describe('reviewer keys on this machine', () => {
   });
 });
 
+/** base64 SPKI of a key no receipt registers. */
+const OTHER_PUBLIC_KEY = (generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
+
 describe('signing on top of a tampered chain', () => {
   it('refuses to append after a last receipt whose signature does not verify, writing nothing', async () => {
     await rc.evidence('ev-1');
@@ -165,6 +168,14 @@ describe('signing on top of a tampered chain', () => {
   it.each([
     ['unsigned', `UPDATE audit_receipt SET signer = NULL, signature = NULL WHERE seq = :last`, 'is unsigned'],
     ['signed by an unregistered key', `UPDATE audit_receipt SET signer = 'ed25519:${'0'.repeat(32)}' WHERE seq = :last`, `is signed by ed25519:${'0'.repeat(32)}, which no receipt registered for`],
+    [
+      // The key id is the one signing, but the key it registers is another: the registration was edited.
+      'signed by a key whose registration now carries another public key',
+      `UPDATE audit_receipt SET body = json_set(body, '$.registersKey.publicKey', '${OTHER_PUBLIC_KEY}')
+       WHERE json_extract(body, '$.registersKey.keyId') = (SELECT signer FROM audit_receipt WHERE seq = :last)`,
+      // An edited registration registers nothing: refused as an unregistered key, before any signature is checked.
+      'is signed by ed25519:',
+    ],
     [
       'after a registration receipt that is not JSON',
       `UPDATE audit_receipt SET body = 'not json' WHERE seq = (SELECT MIN(seq) FROM audit_receipt WHERE action = 'actor:create')`,

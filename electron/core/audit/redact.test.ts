@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
+import { CAST, createReviewCase, type ReviewCase } from '../../testing/reviewCase';
+import { openAsAttacker } from '../../testing/tamper';
+import type { Actor } from '../context';
 import { concernedItems } from './receiptConcerns';
+import { formatHead } from './receiptViews';
+import { redactVerification } from './redact';
+import { verifyChain } from './verify';
 
 /**
  * What audit:list withholds from a reviewer outside an item's clearance (DESIGN §3.8). The same
@@ -49,6 +54,70 @@ describe('audit:list', () => {
     expect((await listAs('faye')).find((r) => r.seq === seq)).toMatchObject({ action: 'case:finalize', targets: ['hidden'], body: WITHHELD });
     expect(JSON.stringify(await listAs('faye'))).not.toContain('cl-secret');
     expect((await listAs('bob')).find((r) => r.seq === seq)!.body).toMatchObject({ claims: [{ claimId: 'cl-open' }, { claimId: 'cl-secret~acme.restricted' }] });
+  });
+});
+
+describe('redactVerification', () => {
+  const actor = (actorId: string): Actor => {
+    const { passphrase: _passphrase, ...a } = CAST.find((c) => c.actorId === actorId)!;
+    return a;
+  };
+  const seqOf = (action: string, target: string): number =>
+    rc.session.db().prepare('SELECT seq FROM audit_receipt WHERE action = ? AND targets LIKE ?').pluck().get(action, `%${target}%`) as number;
+
+  /** Breaks the chain at `seq` with `edit` (an attacker's SQL), and answers the verification as faye and bob are told it. */
+  function breakAt(seq: number, edit: string, options: Parameters<typeof verifyChain>[1] = {}) {
+    rc.session.close();
+    const db = openAsAttacker(rc.casePath);
+    try {
+      db.prepare(edit).run(seq);
+      const v = verifyChain(db, options);
+      return { v, faye: redactVerification(db, actor('faye'), v), bob: redactVerification(db, actor('bob'), v) };
+    } finally {
+      db.close();
+    }
+  }
+
+  it('withholds why a receipt about a claim outside the clearance does not verify, and tells a cleared reviewer', async () => {
+    await rc.claim('cl-secret', { classification: 'restricted' });
+    const seq = seqOf('claim:create', 'cl-secret');
+    const { v, faye, bob } = breakAt(seq, `UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = ?`);
+    expect(v.firstBroken).toMatchObject({ seq, kind: 'chain' });
+    expect(faye.firstBroken).toEqual({
+      ...v.firstBroken,
+      reason: `the receipt at seq ${seq} concerns an item outside your clearance and does not verify (chain); an admin cleared for it, or cli verify, shows why`,
+    });
+    expect(bob).toEqual(v);
+  });
+
+  it('reads the claims a broken finalization lists from its body', async () => {
+    const ev = await rc.evidence('ev-1');
+    await rc.claim('cl-secret', { classification: 'restricted' });
+    await rc.bind('cl-secret~acme.restricted', ev);
+    rc.as('bob');
+    await rc.call('claim:markUnresolved', { claimId: 'cl-secret~acme.restricted', reason: 'logs purged' });
+    rc.as('admin');
+    await rc.call('case:finalize', {});
+    const seq = seqOf('case:finalize', 'case:');
+    const { v, faye, bob } = breakAt(seq, `UPDATE audit_receipt SET at = '2020-01-01T00:00:00.000Z' WHERE seq = ?`);
+    expect(v.firstBroken?.seq).toBe(seq);
+    expect(faye.firstBroken?.reason).toMatch(/^the receipt at seq \d+ concerns an item outside your clearance/);
+    expect(bob).toEqual(v);
+  });
+
+  it('names a break whose targets hold something other than names (a tampered file) as it is, when what they name is visible', async () => {
+    await rc.claim('cl-open');
+    const seq = seqOf('claim:create', 'cl-open');
+    const { v, faye } = breakAt(seq, `UPDATE audit_receipt SET targets = '["claim:cl-open", 7, null]' WHERE seq = ?`);
+    expect(v.firstBroken?.seq).toBe(seq);
+    expect(faye).toEqual(v);
+  });
+
+  it('names a break past the last receipt (a truncated tail) as it is: there is no receipt to withhold', async () => {
+    const length = rc.receiptCount();
+    const { v, faye } = breakAt(1, `UPDATE audit_receipt SET actor = actor WHERE seq = ?`, { expectedHead: formatHead(length + 3, 'ab'.repeat(32)) });
+    expect(v.firstBroken).toMatchObject({ seq: length + 1, kind: 'head' });
+    expect(faye).toEqual(v);
   });
 });
 

@@ -50,9 +50,11 @@ export function redactReceipts(db: CaseDb, actor: Actor, items: ReceiptView[]): 
 export function redactVerification(db: CaseDb, actor: Actor, v: ChainVerification): ChainVerification {
   if (!v.firstBroken) return v;
   const row = db.prepare('SELECT action, targets, body FROM audit_receipt WHERE seq = ?').get(v.firstBroken.seq) as { action: string; targets: string; body: string } | undefined;
+  // A break past the last receipt (a truncated tail, a row no receipt names) has no receipt to withhold.
+  if (!row) return v;
   // A targets or body column that is not JSON (a tampered file) names nothing to withhold.
-  const targets = parseOr<unknown>(row?.targets ?? '[]', null);
-  const concerns = concernedItems(row?.action ?? '', Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [], () => parseOr<unknown>(row?.body ?? '{}', null));
+  const targets = parseOr<unknown>(row.targets, null);
+  const concerns = concernedItems(row.action, Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [], () => parseOr<unknown>(row.body, null));
   if (hiddenItems(db, actor, concerns).size === 0) return v;
   return {
     ...v,
