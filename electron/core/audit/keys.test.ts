@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestCase, TEST_KEY_COST, TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
 import { Keyring, verifySignature } from './keys';
-import { openSealedKey } from './sealedKey';
+import { openSealedKey, WrongPassphrase } from './sealedKey';
 
 /** Key files and signature checks, below the channels (keyCopies.test.ts covers them through a case). */
 
@@ -98,6 +98,13 @@ describe('Keyring on a case', () => {
     expect(() => keyring.unlock(db, 'admin', TEST_PASSPHRASE, 'actor:unlock')).toThrow(/^actor:unlock refused: no signing key for reviewer admin on this machine/);
     expect(readdirSync(keyring.caseDir).sort()).toEqual(['admin.pem', 'admin.pem.next']);
     expect(existsSync(keyring.keyPath('admin', activeKeyId()))).toBe(false);
+  });
+
+  it('says a wrong passphrase does not open a sealed key (and an unchanged file still opens with the right one)', () => {
+    const { keyring } = open();
+    const text = readFileSync(keyring.keyPath('admin', activeKeyId()), 'utf8');
+    expect(() => openSealedKey(text, 'not the passphrase')).toThrow(new WrongPassphrase('the passphrase does not open this key'));
+    expect(openSealedKey(text, TEST_PASSPHRASE).asymmetricKeyType).toBe('ed25519');
   });
 
   it('reseals under a new passphrase only with the current one', () => {
