@@ -126,6 +126,25 @@ describe('remediation:retainCurrentRevision', () => {
     expect(tableDigest(tc.casePath)).toBe(before);
   });
 
+  it('matches a successor to the closest earlier revision of its lineage when the claim is bound to two of them', async () => {
+    const a1 = await validatedRevision(tc, 'ev-a');
+    await claimOn(tc, 'cl-1', [{ revisionId: a1, role: 'REQUIRED' }]);
+    await approvedDecision(tc, 'cl-1');
+    const a2 = await validatedSuccessor(tc, a1);
+    tc.as(ACTORS.approver);
+    await tc.call('claim:bind', { claimId: 'cl-1', revisionId: a2, relation: 'PARTIAL_SUPPORT', role: 'SUPPORTING' });
+    const a3 = await validatedSuccessor(tc, a2);
+    await runWorker();
+    tc.as(ACTORS.approver);
+    const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
+    expect(rem!.affected.map((a) => [a.revisionId, a.role])).toEqual([[a1, 'REQUIRED'], [a2, 'SUPPORTING']]);
+    // a3 takes a2's place, not a1's: the REQUIRED a1 is left without one (matched to a1, the SUPPORTING a2 would need none).
+    expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a3]))).toEqual({
+      code: 'CONFLICT',
+      message: `remediation:retainCurrentRevision: REQUIRED binding of ${a1} has no successor; name a successor revision of the same lineage for each, or request a re-review`,
+    });
+  });
+
   it('needs a successor for every affected REQUIRED binding, and none for a SUPPORTING one', async () => {
     const a1 = await validatedRevision(tc, 'ev-a');
     const b1 = await validatedRevision(tc, 'ev-b');
