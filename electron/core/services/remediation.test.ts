@@ -145,6 +145,24 @@ describe('remediation:retainCurrentRevision', () => {
     });
   });
 
+  it('refuses a successor already bound to the claim: one binding cannot stand in for another', async () => {
+    const a1 = await validatedRevision(tc, 'ev-a');
+    await claimOn(tc, 'cl-1', [{ revisionId: a1, role: 'REQUIRED' }]);
+    await approvedDecision(tc, 'cl-1');
+    const a2 = await validatedSuccessor(tc, a1);
+    tc.as(ACTORS.approver);
+    await tc.call('claim:bind', { claimId: 'cl-1', revisionId: a2, relation: 'PARTIAL_SUPPORT', role: 'SUPPORTING' });
+    await runWorker();
+    tc.as(ACTORS.approver);
+    const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
+    const before = tableDigest(tc.casePath);
+    expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a2]))).toEqual({
+      code: 'CONFLICT',
+      message: `remediation:retainCurrentRevision: ${a2} is already bound to claim cl-1; it cannot also replace ${a1}`,
+    });
+    expect(tableDigest(tc.casePath)).toBe(before);
+  });
+
   it('needs a successor for every affected REQUIRED binding, and none for a SUPPORTING one', async () => {
     const a1 = await validatedRevision(tc, 'ev-a');
     const b1 = await validatedRevision(tc, 'ev-b');
