@@ -138,6 +138,9 @@ describe('remediation:retainCurrentRevision', () => {
     tc.as(ACTORS.approver);
     const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
     expect(rem!.affected.map((a) => [a.revisionId, a.role])).toEqual([[a1, 'REQUIRED'], [a2, 'SUPPORTING']]);
+    const x = await validatedRevision(tc, 'ev-x');
+    tc.as(ACTORS.approver);
+    expect((await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [x]))).message).toContain(`no affected binding does (affected: ${a1}, ${a2})`);
     // a3 takes a2's place, not a1's: the REQUIRED a1 is left without one (matched to a1, the SUPPORTING a2 would need none).
     expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a3]))).toEqual({
       code: 'CONFLICT',
