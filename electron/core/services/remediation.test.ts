@@ -141,6 +141,7 @@ describe('remediation:retainCurrentRevision', () => {
     const x = await validatedRevision(tc, 'ev-x');
     tc.as(ACTORS.approver);
     expect((await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [x]))).message).toContain(`no affected binding does (affected: ${a1}, ${a2})`);
+    expect((await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a1]))).message).toContain(`${a1} is not a later revision than ${a1}, ${a2}`);
     // a3 takes a2's place, not a1's: the REQUIRED a1 is left without one (matched to a1, the SUPPORTING a2 would need none).
     expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a3]))).toEqual({
       code: 'CONFLICT',

@@ -77,6 +77,7 @@ function successorPlan(ctx: ServiceContext, channel: string, r: LoadedRemediatio
     if (!target) throw conflict(`${channel}: ${id} is not a later revision than ${sameLineage.map((a) => a.revisionId).join(', ')}; name a successor revision`);
     if (plan.has(target.bindingId)) throw conflict(`${channel}: both ${plan.get(target.bindingId)} and ${id} would replace ${target.revisionId}; name exactly one successor per affected binding`);
     if (boundNow.has(id)) throw conflict(`${channel}: ${id} is already bound to claim ${r.row.claim_id}; it cannot also replace ${target.revisionId}`);
+    // Stryker disable next-line ConditionalExpression: equivalent; the candidates start at s's own revision, so the first is s
     const candidate = successorCandidates(ctx, s.evidence_id, s.revision - 1, r.claim.scope).find((c) => c.revisionId === id)!;
     if (!candidate.usable) {
       throw conflict(`${channel}: successor ${id} is not usable (${candidate.reasons.join('; ')}); validate it first or name another successor`);
