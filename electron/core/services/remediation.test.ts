@@ -213,6 +213,18 @@ describe('remediation:retainCurrentRevision', () => {
     expect(tableDigest(tc.casePath)).toBe(before);
   });
 
+  it('names every reason a successor is not usable', async () => {
+    const { a2, rem } = await remediationOnSupersede({ validateSuccessor: false });
+    tc.as(ACTORS.revoker);
+    // a2 corrected again, as a record that had already expired: neither validated nor in force.
+    const a3 = (await tc.call('evidence:revise', { supersedes: a2, content: 'corrected twice', reason: 'corrected upstream', context: { validUntil: '2020-01-01T00:00:00.000Z', effectiveFrom: '2019-01-01T00:00:00.000Z' } })).revisionId;
+    tc.as(ACTORS.approver);
+    const err = await tc.refusal('remediation:retainCurrentRevision', retain(rem, [a3]));
+    expect(err.message).toBe(
+      `remediation:retainCurrentRevision: successor ${a3} is not usable (revision is CANDIDATE, not VALIDATED; expired at 2020-01-01T00:00:00.000Z); validate it first or name another successor`,
+    );
+  });
+
   it('refuses when a REQUIRED binding is left without a successor, writing nothing', async () => {
     const a1 = await validatedRevision(tc, 'ev-a');
     const c1 = await validatedRevision(tc, 'ev-c');
