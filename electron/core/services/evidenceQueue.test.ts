@@ -172,6 +172,11 @@ describe('evidence:validateMany', () => {
   it('refuses a revision listed twice', async () => {
     const [a] = (await tc.call('evidence:list', { state: 'CANDIDATE', limit: 1 })).items;
     const item = { revisionId: a!.revisionId, from: a!.state };
-    expect(await tc.refusal('evidence:validateMany', { items: [item, item], reason: 'bulk' })).toMatchObject({ code: 'VALIDATION', message: expect.stringContaining('listed twice') });
+    // The field is named, as for any bad input, so the form can mark the selection.
+    expect(await tc.refusal('evidence:validateMany', { items: [item, item], reason: 'bulk' })).toEqual({
+      code: 'VALIDATION',
+      message: `evidence:validateMany: ${item.revisionId} is listed twice`,
+      issues: [{ path: ['items'], message: 'each revision once' }],
+    });
   });
 });
