@@ -163,7 +163,10 @@ describe('evidence:validateMany', () => {
     const head = (await tc.call('audit:list', { limit: 1 })).items[0]!.seq;
     const refused = await tc.refusal('evidence:validateMany', { items: [{ revisionId: good!.revisionId, from: 'CANDIDATE' }, { revisionId: bad.revisionId, from: bad.state }], reason: 'bulk' });
     expect(refused.code).toBe('VALIDATION');
-    expect(refused.message).toMatch(new RegExp(`item 2 \\(${bad.revisionId.replace(/[@.]/g, '\\$&')}\\).*failed the validation checklist.*nothing was validated`));
+    // The item's own refusal, without evidence:transition's prefix, inside the selection's.
+    expect(refused.message).toBe(
+      `evidence:validateMany: item 2 (${bad.revisionId}): ${bad.revisionId} failed the validation checklist: timestamp_valid (observed_at is missing); correct the evidence with evidence:revise, or as a reviewer override with overrideReason; nothing was validated (an override is given one revision at a time, from its detail)`,
+    );
     expect(refused.issues![0]!.path.slice(0, 2)).toEqual(['items', 1]);
     expect((await tc.call('evidence:get', { revisionId: good!.revisionId })).state).toBe('CANDIDATE');
     expect((await tc.call('audit:list', { limit: 1 })).items[0]!.seq).toBe(head);

@@ -109,7 +109,7 @@ describe('evidence spans', () => {
     expect(answer.reason).toMatch(/^span mismatch: source .* no longer matches its recorded SHA-256/);
     const detail = await tc.call('evidence:get', { revisionId });
     expect(detail.state).toBe('QUARANTINED');
-    expect(detail.transitions.at(-1)).toMatchObject({ from: 'VALIDATED', to: 'QUARANTINED', supportingRef: `source:${sourceId}` });
+    expect(detail.transitions.at(-1)).toMatchObject({ from: 'VALIDATED', to: 'QUARANTINED', supportingRef: `source:${sourceId}`, reason: `evidence:verifySpan: ${answer.reason}` });
     const receipts = (await tc.call('audit:list', { limit: 5 })).items.filter((r) => r.seq > head);
     expect(receipts.map((r) => r.action)).toEqual(['evidence:transition']);
   });
