@@ -294,15 +294,16 @@ describe('remediation:retainCurrentRevision', () => {
     tc.as(ACTORS.approver);
     const [rem] = (await tc.call('remediation:list', { status: 'OPEN' })).items;
     tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: b1, to: 'REVOKED', reason: 'first' });
-    await tc.call('evidence:transition', { revisionId: c1, to: 'REVOKED', reason: 'second' });
+    // Revoked in the opposite order to their bindings: the earliest fence is not the first one met.
+    await tc.call('evidence:transition', { revisionId: c1, to: 'REVOKED', reason: 'first' });
+    await tc.call('evidence:transition', { revisionId: b1, to: 'REVOKED', reason: 'second' });
     const fences = tc.session.db().prepare('SELECT fence_id, revision_id FROM revocation_fence ORDER BY fence_id').all() as { fence_id: number; revision_id: string }[];
-    const first = fences.find((f) => f.revision_id === b1)!;
-    expect(first.fence_id).toBeLessThan(fences.find((f) => f.revision_id === c1)!.fence_id);
+    const first = fences.find((f) => f.revision_id === c1)!;
+    expect(first.fence_id).toBeLessThan(fences.find((f) => f.revision_id === b1)!.fence_id);
     tc.as(ACTORS.approver);
     expect(await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a2]))).toEqual({
       code: 'CONFLICT',
-      message: `remediation:retainCurrentRevision: claim cl-1 is still pending revalidation (fence ${first.fence_id} on ${b1} has not converged); run the worker (revocation:runWorker) or wait, then reload`,
+      message: `remediation:retainCurrentRevision: claim cl-1 is still pending revalidation (fence ${first.fence_id} on ${c1} has not converged); run the worker (revocation:runWorker) or wait, then reload`,
     });
   });
 
