@@ -253,7 +253,8 @@ describe('remediation:retainCurrentRevision', () => {
     await addActors(tc);
     const a1 = await validatedRevision(tc, 'ev-a');
     const c1 = await validatedRevision(tc, 'ev-c', { context: { validUntil: '2026-11-26T00:00:00.000Z' } });
-    await claimOn(tc, 'cl-3', [{ revisionId: a1, role: 'REQUIRED' }, { revisionId: c1, role: 'REQUIRED' }]);
+    const d1 = await validatedRevision(tc, 'ev-d', { context: { validUntil: '2026-11-26T00:00:00.000Z' } });
+    await claimOn(tc, 'cl-3', [{ revisionId: a1, role: 'REQUIRED' }, { revisionId: c1, role: 'REQUIRED' }, { revisionId: d1, role: 'REQUIRED' }]);
     await approvedDecision(tc, 'cl-3');
     const a2 = await validatedSuccessor(tc, a1);
     await runWorker();
@@ -264,9 +265,11 @@ describe('remediation:retainCurrentRevision', () => {
     const before = tableDigest(tc.casePath);
     const err = await tc.refusal('remediation:retainCurrentRevision', retain(rem!, [a2]));
     expect(err.code).toBe('CONFLICT');
-    expect(err.message).toContain(`would still be BLOCKED (REQUIRED ${c1} is not usable (`);
+    expect(err.message).toMatch(new RegExp(`would still be BLOCKED \\(REQUIRED ${c1} is not usable \\([^)]+\\); REQUIRED ${d1} is not usable \\(`));
     // The new generation, bindings and projection it wrote before finding out were rolled back.
     expect(tableDigest(tc.casePath)).toBe(before);
+    // Only retaining needs the claim to stand on the successors: a re-review takes it as it is.
+    expect(await tc.call('remediation:requestRereview', { remediationId: rem!.remediationId, expectedProjectionVersion: rem!.projectionVersion, reason: 'expired records' })).toMatchObject({ status: 'RESOLVED', resolution: 'REREVIEW' });
   });
 
   it('refuses a stale projection version, writing nothing', async () => {
