@@ -172,6 +172,13 @@ describe('evidence:validateMany', () => {
     expect((await tc.call('audit:list', { limit: 1 })).items[0]!.seq).toBe(head);
   });
 
+  it('refuses a revision that does not exist (or is outside the clearance) by the name of the bulk action', async () => {
+    expect(await tc.refusal('evidence:validateMany', { items: [{ revisionId: 'ev-none@1', from: 'CANDIDATE' }], reason: 'bulk' })).toEqual({
+      code: 'NOT_FOUND',
+      message: 'evidence:validateMany: no evidence revision ev-none@1 is visible to you',
+    });
+  });
+
   it('refuses a revision listed twice', async () => {
     const [a] = (await tc.call('evidence:list', { state: 'CANDIDATE', limit: 1 })).items;
     const item = { revisionId: a!.revisionId, from: a!.state };
