@@ -1,8 +1,9 @@
 import type { BindingRole } from '../../shared/domain/enums';
+import type { RemediationView } from '../../shared/ipc/channels/remediation';
 import type { CaseDb } from '../core/store/caseFile';
 import type { TestCase } from './testCase';
 import { ingestRequest } from './fixtures/evidence';
-import { TEST_PASSPHRASE } from './testCase';
+import { createTestCase, TEST_PASSPHRASE } from './testCase';
 
 /**
  * Fixtures for the revocation tests and bench: a case with an analyst who writes claims, two
@@ -84,4 +85,19 @@ export function bulkDependents(db: CaseDb, revisionId: string, count: number, op
     }
   })();
   return ids;
+}
+
+/** A remediation:retainCurrentRevision request naming `successors`, at the remediation's projection version unless told. */
+export const retainRequest = (rem: RemediationView, successors: string[], version = rem.projectionVersion) => ({
+  remediationId: rem.remediationId,
+  successors,
+  expectedProjectionVersion: version,
+  reason: 'the corrected record says the same about HOST-FS01',
+});
+
+/** A test case with the worker scenario's reviewers (ACTORS) added. */
+export async function workerCase(): Promise<TestCase> {
+  const tc = await createTestCase();
+  await addActors(tc);
+  return tc;
 }

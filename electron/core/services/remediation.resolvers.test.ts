@@ -1,25 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RemediationView } from '../../../shared/ipc/channels/remediation';
 import { ingestRequest } from '../../testing/fixtures/evidence';
-import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
-import { ACTORS, addActors, approvedDecision, claimOn, validatedRevision, validatedSuccessor } from '../../testing/workerScenario';
+import { TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
+import { ACTORS, approvedDecision, claimOn, retainRequest as retain, validatedRevision, validatedSuccessor, workerCase } from '../../testing/workerScenario';
 import { tableDigest } from '../store/digest';
 
 /** Who may resolve a remediation: the role, the clearance, and four eyes on what a retain re-approves. */
 let tc: TestCase;
 beforeEach(async () => {
-  tc = await createTestCase();
-  await addActors(tc);
+  tc = await workerCase();
 });
 afterEach(() => tc.cleanup());
 
 const runWorker = () => tc.call('revocation:runWorker', { maxJobs: 100 });
-const retain = (rem: RemediationView, successors: string[]) => ({
-  remediationId: rem.remediationId,
-  successors,
-  expectedProjectionVersion: rem.projectionVersion,
-  reason: 'the corrected record says the same about HOST-FS01',
-});
 
 describe('who may resolve a remediation', () => {
   it('refuses analysts, and a reviewer not cleared for all of the claim\'s evidence, saying which rule', async () => {
