@@ -1,9 +1,8 @@
 import type { BindingRole } from '../../shared/domain/enums';
 import type { RemediationView } from '../../shared/ipc/channels/remediation';
 import type { CaseDb } from '../core/store/caseFile';
-import type { TestCase } from './testCase';
 import { ingestRequest } from './fixtures/evidence';
-import { createTestCase, TEST_PASSPHRASE } from './testCase';
+import { createTestCase, TEST_PASSPHRASE, type TestCase } from './testCase';
 
 /**
  * Fixtures for the revocation tests and bench: a case with an analyst who writes claims, two

@@ -2,12 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stateFingerprint } from '../audit/receipts';
 import { tableDigest } from '../store/digest';
 import { createTestCase, type TestCase } from '../../testing/testCase';
-import { ACTORS, addActors, approvedDecision, claimOn, retainRequest as retain, validatedRevision, validatedSuccessor } from '../../testing/workerScenario';
+import { ACTORS, addActors, approvedDecision, claimOn, retainRequest as retain, validatedRevision, validatedSuccessor, workerCase } from '../../testing/workerScenario';
 
 let tc: TestCase;
 beforeEach(async () => {
-  tc = await createTestCase();
-  await addActors(tc);
+  tc = await workerCase();
 });
 afterEach(() => tc.cleanup());
 
