@@ -34,6 +34,12 @@ export async function validatedSuccessor(tc: TestCase, supersedes: string): Prom
   return revisionId;
 }
 
+/** Records, as the analyst, that each `[from, to]` revision was derived from the other (PROV wasDerivedFrom). */
+export async function recordDerivations(tc: TestCase, pairs: [from: string, to: string][]): Promise<void> {
+  tc.as(ACTORS.analyst);
+  await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: pairs.map(([from, to]) => ({ type: 'wasDerivedFrom' as const, from: `rev:${from}`, to: `rev:${to}` })) });
+}
+
 export async function claimOn(tc: TestCase, claimId: string, bindings: { revisionId: string; role: BindingRole }[]): Promise<void> {
   tc.as(ACTORS.analyst);
   await tc.call('claim:create', { claimId, statement: `statement of ${claimId}`, scope: ['HOST-FS01'], tenant: 'acme', classification: 'internal' });

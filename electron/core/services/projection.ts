@@ -153,7 +153,9 @@ export function beforeFences(s: ClaimProjectionState): Counterfactual {
   const states = new Map<string, LifecycleState>();
   const ignoreRoots = new Set<number>();
   for (const b of s.bindings) {
-    const direct = (s.direct.get(b.revision_id) ?? []).filter((f) => f.cause !== 'DERIVED' && b.binding_id <= f.binding_watermark && f.from_state !== null);
+    // The state the first fence since the binding found. A DERIVED fence found none (from_state is
+    // null): the derived revision kept its state, and its staleness is the ancestor's fence, below.
+    const direct = (s.direct.get(b.revision_id) ?? []).filter((f) => b.binding_id <= f.binding_watermark && f.from_state !== null);
     if (direct[0]) states.set(b.revision_id, direct[0].from_state!);
     for (const f of s.ancestors.get(b.revision_id) ?? []) if (b.binding_id <= f.binding_watermark) ignoreRoots.add(rootOf(f));
   }

@@ -1,24 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tableDigest } from '../store/digest';
-import { createTestCase, type TestCase } from '../../testing/testCase';
+import type { TestCase } from '../../testing/testCase';
 import { claimNextJob, openJobCount, processJob, runWorker } from './outbox';
-import { ACTORS, addActors, approvedDecision, bulkDependents, claimOn, validatedRevision, validatedSuccessor } from '../../testing/workerScenario';
+import { ACTORS, approvedDecision, bulkDependents, claimOn, recordDerivations, validatedRevision, workerCase } from '../../testing/workerScenario';
 
 let tc: TestCase;
 beforeEach(async () => {
-  tc = await createTestCase();
-  await addActors(tc);
+  tc = await workerCase();
 });
 afterEach(() => tc.cleanup());
 
 const db = () => tc.session.db();
 const all = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).all(...params) as T[];
 const one = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).get(...params) as T;
-/** Records, as the analyst, that each `[from, to]` revision was derived from the other. */
-async function derivations(pairs: [from: string, to: string][]): Promise<void> {
-  tc.as(ACTORS.analyst);
-  await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: pairs.map(([from, to]) => ({ type: 'wasDerivedFrom' as const, from: `rev:${from}`, to: `rev:${to}` })) });
-}
+const derivations = (pairs: [from: string, to: string][]) => recordDerivations(tc, pairs);
 const drain = (fanOut = 500) => runWorker(tc.session.context(), { owner: 'test', maxJobs: 10_000, fanOut });
 
 describe('outbox worker', () => {
@@ -189,65 +184,6 @@ describe('outbox worker', () => {
     const fenced = all<{ revision_id: string }>(`SELECT revision_id FROM revocation_fence WHERE cause = 'DERIVED' ORDER BY revision_id`).map((f) => f.revision_id);
     expect(fenced).toEqual([...derived].sort());
     expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
-  });
-
-  it('opens one remediation per approved decision that left ELIGIBLE, and no second one when the revision is revoked after its supersede', async () => {
-    const a = await validatedRevision(tc, 'ev-a');
-    await claimOn(tc, 'cl-decided', [{ revisionId: a, role: 'REQUIRED' }]);
-    await claimOn(tc, 'cl-undecided', [{ revisionId: a, role: 'REQUIRED' }]);
-    await claimOn(tc, 'cl-context', [{ revisionId: a, role: 'CONTEXT' }]);
-    await approvedDecision(tc, 'cl-decided');
-    await approvedDecision(tc, 'cl-context');
-    await validatedSuccessor(tc, a);
-    drain();
-    const open = () => all<{ claim_id: string }>(`SELECT claim_id FROM remediation ORDER BY claim_id`).map((r) => r.claim_id);
-    // cl-context lost no REQUIRED or SUPPORTING binding, but its only full support is gone: its
-    // status is INSUFFICIENT, so its projection is no longer ELIGIBLE either (issue 8.9) and the
-    // decision resting on it is opened for remediation. cl-undecided has no decision to repair.
-    expect(open()).toEqual(['cl-context', 'cl-decided']);
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'the old revision was forged too' });
-    drain();
-    expect(open()).toEqual(['cl-context', 'cl-decided']);
-    expect(one('SELECT projection, version FROM support_projection WHERE claim_id = ?', 'cl-decided')).toEqual({ projection: 'BLOCKED', version: 2 });
-    expect(one('SELECT projection FROM support_projection WHERE claim_id = ?', 'cl-context')).toEqual({ projection: 'PARTIALLY_SUPPORTED' });
-  });
-
-  it('opens no remediation for a decision on an earlier generation, nor for a claim that was not ELIGIBLE before the revoke', async () => {
-    const a = await validatedRevision(tc, 'ev-a');
-    const b = await validatedRevision(tc, 'ev-b');
-    // Decided on generation 1; b's unbinding moved the claim on to generation 2, undecided.
-    await claimOn(tc, 'cl-moved-on', [
-      { revisionId: a, role: 'REQUIRED' },
-      { revisionId: b, role: 'SUPPORTING' },
-    ]);
-    await approvedDecision(tc, 'cl-moved-on');
-    tc.as(ACTORS.analyst);
-    await tc.call('claim:unbind', { claimId: 'cl-moved-on', revisionId: b, reason: 'not about this host' });
-    // Short of its two independent sources, so never ELIGIBLE; decided all the same: more evidence needed.
-    tc.as(ACTORS.analyst);
-    await tc.call('claim:create', {
-      claimId: 'cl-short',
-      statement: 'statement of cl-short',
-      scope: ['HOST-FS01'],
-      tenant: 'acme',
-      classification: 'internal',
-      policy: { minIndependentSources: 2, requiredKinds: [], quorumSize: null },
-    });
-    await tc.call('claim:bind', { claimId: 'cl-short', revisionId: a, relation: 'FULL_SUPPORT', role: 'REQUIRED', rationale: `why ${a}` });
-    expect((await tc.call('claim:get', { claimId: 'cl-short' })).projection).not.toBe('ELIGIBLE');
-    tc.as(ACTORS.revoker);
-    const d = await tc.call('decision:propose', { claimId: 'cl-short', verdict: 'NEEDS_MORE_EVIDENCE', rationale: 'one source is not enough' });
-    tc.as(ACTORS.approver);
-    await tc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
-    drain();
-    expect(all(`SELECT claim_id, projection FROM support_projection ORDER BY claim_id`)).toEqual([
-      { claim_id: 'cl-moved-on', projection: 'BLOCKED' },
-      { claim_id: 'cl-short', projection: 'BLOCKED' },
-    ]);
-    expect(all('SELECT claim_id FROM remediation')).toEqual([]);
   });
 
   it('hot queries stay on their indexes (an index regression fails here)', () => {

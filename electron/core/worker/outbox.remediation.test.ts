@@ -1,0 +1,153 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ingestRequest } from '../../testing/fixtures/evidence';
+import type { TestCase } from '../../testing/testCase';
+import { ACTORS, approvedDecision, claimOn, recordDerivations, validatedRevision, validatedSuccessor, workerCase } from '../../testing/workerScenario';
+import { claimNextJob, processJob, runWorker } from './outbox';
+
+/**
+ * When the worker opens a remediation: a decided claim that leaves ELIGIBLE. For a claim it never
+ * computed, "before" is the claim as it was before the fences that came after its bindings
+ * (projection.ts beforeFences).
+ */
+let tc: TestCase;
+beforeEach(async () => {
+  tc = await workerCase();
+});
+afterEach(() => tc.cleanup());
+
+const db = () => tc.session.db();
+const all = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).all(...params) as T[];
+const one = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).get(...params) as T;
+const derivations = (pairs: [from: string, to: string][]) => recordDerivations(tc, pairs);
+const drain = () => runWorker(tc.session.context(), { owner: 'test', maxJobs: 10_000, fanOut: 500 });
+
+describe('remediations the worker opens', () => {
+  it('opens one remediation per approved decision that left ELIGIBLE, and no second one when the revision is revoked after its supersede', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    await claimOn(tc, 'cl-decided', [{ revisionId: a, role: 'REQUIRED' }]);
+    await claimOn(tc, 'cl-undecided', [{ revisionId: a, role: 'REQUIRED' }]);
+    await claimOn(tc, 'cl-context', [{ revisionId: a, role: 'CONTEXT' }]);
+    await approvedDecision(tc, 'cl-decided');
+    await approvedDecision(tc, 'cl-context');
+    await validatedSuccessor(tc, a);
+    drain();
+    const open = () => all<{ claim_id: string }>(`SELECT claim_id FROM remediation ORDER BY claim_id`).map((r) => r.claim_id);
+    // cl-context lost no REQUIRED or SUPPORTING binding, but its only full support is gone: its
+    // status is INSUFFICIENT, so its projection is no longer ELIGIBLE either (issue 8.9) and the
+    // decision resting on it is opened for remediation. cl-undecided has no decision to repair.
+    expect(open()).toEqual(['cl-context', 'cl-decided']);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'the old revision was forged too' });
+    drain();
+    expect(open()).toEqual(['cl-context', 'cl-decided']);
+    expect(one('SELECT projection, version FROM support_projection WHERE claim_id = ?', 'cl-decided')).toEqual({ projection: 'BLOCKED', version: 2 });
+    expect(one('SELECT projection FROM support_projection WHERE claim_id = ?', 'cl-context')).toEqual({ projection: 'PARTIALLY_SUPPORTED' });
+  });
+
+  it('opens no remediation for a decision on an earlier generation, nor for a claim that was not ELIGIBLE before the revoke', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const b = await validatedRevision(tc, 'ev-b');
+    // Decided on generation 1; b's unbinding moved the claim on to generation 2, undecided.
+    await claimOn(tc, 'cl-moved-on', [
+      { revisionId: a, role: 'REQUIRED' },
+      { revisionId: b, role: 'SUPPORTING' },
+    ]);
+    await approvedDecision(tc, 'cl-moved-on');
+    tc.as(ACTORS.analyst);
+    await tc.call('claim:unbind', { claimId: 'cl-moved-on', revisionId: b, reason: 'not about this host' });
+    // Short of its two independent sources, so never ELIGIBLE; decided all the same: more evidence needed.
+    tc.as(ACTORS.analyst);
+    await tc.call('claim:create', {
+      claimId: 'cl-short',
+      statement: 'statement of cl-short',
+      scope: ['HOST-FS01'],
+      tenant: 'acme',
+      classification: 'internal',
+      policy: { minIndependentSources: 2, requiredKinds: [], quorumSize: null },
+    });
+    await tc.call('claim:bind', { claimId: 'cl-short', revisionId: a, relation: 'FULL_SUPPORT', role: 'REQUIRED', rationale: `why ${a}` });
+    expect((await tc.call('claim:get', { claimId: 'cl-short' })).projection).not.toBe('ELIGIBLE');
+    tc.as(ACTORS.revoker);
+    const d = await tc.call('decision:propose', { claimId: 'cl-short', verdict: 'NEEDS_MORE_EVIDENCE', rationale: 'one source is not enough' });
+    tc.as(ACTORS.approver);
+    await tc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    drain();
+    expect(all(`SELECT claim_id, projection FROM support_projection ORDER BY claim_id`)).toEqual([
+      { claim_id: 'cl-moved-on', projection: 'BLOCKED' },
+      { claim_id: 'cl-short', projection: 'BLOCKED' },
+    ]);
+    expect(all('SELECT claim_id FROM remediation')).toEqual([]);
+  });
+
+  it("judges a claim it never computed from the state the revoke found, not from a fence older than the claim's binding", async () => {
+    tc.as(ACTORS.analyst);
+    const { revisionId: r } = await tc.call('evidence:ingest', ingestRequest('ev-r'));
+    // Quarantined while still a candidate, drained, released and validated: its first fence remembers CANDIDATE.
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: r, to: 'QUARANTINED', reason: 'looked tampered' });
+    drain();
+    await tc.call('evidence:transition', { revisionId: r, to: 'CANDIDATE', reason: 'hash re-checked against the source' });
+    await tc.call('evidence:transition', { revisionId: r, to: 'VALIDATED', reason: 'validation checklist passed' });
+    // Bound and decided after that fence, then revoked: before the revoke the claim was ELIGIBLE.
+    await claimOn(tc, 'cl-late', [{ revisionId: r, role: 'REQUIRED' }]);
+    await approvedDecision(tc, 'cl-late');
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: r, to: 'REVOKED', reason: 'forged' });
+    drain();
+    expect(all('SELECT cause, from_state FROM revocation_fence ORDER BY fence_id')).toEqual([
+      { cause: 'QUARANTINED', from_state: 'CANDIDATE' },
+      { cause: 'REVOKED', from_state: 'VALIDATED' },
+    ]);
+    const [rem] = (await tc.call('remediation:list', {})).items;
+    expect(rem).toMatchObject({ claimId: 'cl-late', openedProjection: 'BLOCKED' });
+  });
+
+  it('passes over a derived fence, which found no state, to the fence that found one', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const d = await validatedRevision(tc, 'ev-d');
+    await derivations([[d, a]]);
+    await claimOn(tc, 'cl-d', [{ revisionId: d, role: 'REQUIRED' }]);
+    await approvedDecision(tc, 'cl-d');
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    // Only a's own pages run (no claim rests on a itself) before d is revoked in its own right:
+    // d has its derived fence, and cl-d is not computed yet.
+    for (const phase of ['claims', 'derived']) {
+      const job = claimNextJob(db(), { owner: 'test' })!;
+      expect(processJob(tc.session.context(), job, { owner: 'test' })).toMatchObject({ phase, converged: 0 });
+    }
+    expect(all('SELECT claim_id FROM support_projection')).toEqual([]);
+    await tc.call('evidence:transition', { revisionId: d, to: 'REVOKED', reason: 'forged as well' });
+    drain();
+    expect(all('SELECT revision_id, cause, from_state FROM revocation_fence ORDER BY fence_id')).toEqual([
+      { revision_id: a, cause: 'REVOKED', from_state: 'VALIDATED' },
+      { revision_id: d, cause: 'DERIVED', from_state: null },
+      { revision_id: d, cause: 'REVOKED', from_state: 'VALIDATED' },
+    ]);
+    const [rem] = (await tc.call('remediation:list', {})).items;
+    expect(rem).toMatchObject({ claimId: 'cl-d', openedProjection: 'PENDING_REVALIDATION' });
+  });
+
+  it('holds against a claim the staleness it was bound with knowingly: no remediation when it was never ELIGIBLE', async () => {
+    const a = await validatedRevision(tc, 'ev-a');
+    const d = await validatedRevision(tc, 'ev-d');
+    await derivations([[d, a]]);
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
+    drain();
+    // Bound to d after a's fence: stale from the start, decided all the same (more evidence needed).
+    await claimOn(tc, 'cl-knowing', [{ revisionId: d, role: 'REQUIRED' }]);
+    expect((await tc.call('claim:get', { claimId: 'cl-knowing' })).projection).toBe('PENDING_REVALIDATION');
+    tc.as(ACTORS.revoker);
+    const p = await tc.call('decision:propose', { claimId: 'cl-knowing', verdict: 'NEEDS_MORE_EVIDENCE', rationale: 'd hangs on forged evidence' });
+    tc.as(ACTORS.approver);
+    await tc.call('decision:approve', { decisionId: p.decisionId, fingerprint: p.fingerprint });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: d, to: 'REVOKED', reason: 'forged as well' });
+    drain();
+    expect(one('SELECT projection FROM support_projection WHERE claim_id = ?', 'cl-knowing')).toEqual({ projection: 'PENDING_REVALIDATION' });
+    expect(all('SELECT claim_id FROM remediation')).toEqual([]);
+  });
+});
