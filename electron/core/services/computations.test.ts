@@ -90,17 +90,19 @@ describe('decisions citing computations', () => {
 
   it('revoking an input fences the computation and what cites it: no new citation, pending, then a remediation; the gate names it', async () => {
     const c = await batches();
-    const d = await rc.call('decision:propose', { claimId: 'cl-batches', verdict: 'SUPPORTED', rationale: 'two batches', computationRefs: [c.computationId] });
+    // Made twice (a second reviewer's check of the same sum): the decision cites both.
+    const again = await batches();
+    const d = await rc.call('decision:propose', { claimId: 'cl-batches', verdict: 'SUPPORTED', rationale: 'two batches', computationRefs: [c.computationId, again.computationId] });
     rc.as('carol');
     await rc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
     rc.as('bob');
     const whatIf = await rc.call('whatIf:revoke', { revisionIds: [log] });
-    expect(whatIf.computations.map((x) => x.computationId)).toEqual([c.computationId]);
+    expect(whatIf.computations.map((x) => x.computationId).sort()).toEqual([c.computationId, again.computationId].sort());
     expect(whatIf.claims[0]).toMatchObject({ claimId: 'cl-batches', opensRemediation: true });
 
     await rc.call('evidence:transition', { revisionId: log, to: 'REVOKED', reason: 'the export log was forged' });
-    const [fenced] = (await rc.call('computation:list', { claimId: 'cl-batches' })).computations;
-    expect(fenced).toMatchObject({ state: 'FENCED' });
+    const [fenced, fencedAgain] = (await rc.call('computation:list', { claimId: 'cl-batches' })).computations;
+    expect([fenced!.state, fencedAgain!.state]).toEqual(['FENCED', 'FENCED']);
     expect(fenced!.reasons.join()).toContain('REVOKED');
     expect((await rc.refusal('decision:propose', { claimId: 'cl-batches', verdict: 'SUPPORTED', rationale: 'r', computationRefs: [c.computationId] })).message).toContain(`computation ${c.computationId} is FENCED`);
     // Pending from the moment of the revoke, like any dependent; the worker then opens the remediation.
@@ -117,7 +119,8 @@ describe('decisions citing computations', () => {
     await rc.call('evidence:transition', { revisionId: next, to: 'VALIDATED', reason: 'checked' });
     rc.as('erin');
     const refusal = await rc.refusal('remediation:retainCurrentRevision', { remediationId: open!.remediationId, successors: [next], expectedProjectionVersion: open!.projectionVersion, reason: 'same export' });
-    expect(refusal.message).toContain(`cites computations (${c.computationId})`);
+    // Named in the decision's own (sorted) order.
+    expect(refusal.message).toContain(`cites computations (${[c.computationId, again.computationId].sort().join(', ')})`);
   });
 
   it('computes only over evidence the claim relies on, not CONTEXT', async () => {
