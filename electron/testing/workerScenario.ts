@@ -47,9 +47,10 @@ export async function claimOn(tc: TestCase, claimId: string, bindings: { revisio
 }
 
 /** Proposed by the revoker, approved by the approver: the approver owns any remediation. */
-export async function approvedDecision(tc: TestCase, claimId: string): Promise<string> {
+export async function approvedDecision(tc: TestCase, claimId: string, verdict: 'SUPPORTED' | 'NEEDS_MORE_EVIDENCE' = 'SUPPORTED'): Promise<string> {
   tc.as(ACTORS.revoker);
-  const d = await tc.call('decision:propose', { claimId, verdict: 'SUPPORTED', rationale: 'the evidence shows it' });
+  const rationale = verdict === 'SUPPORTED' ? 'the evidence shows it' : 'not enough evidence yet';
+  const d = await tc.call('decision:propose', { claimId, verdict, rationale });
   tc.as(ACTORS.approver);
   await tc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
   return d.decisionId;
@@ -105,4 +106,14 @@ export async function workerCase(): Promise<TestCase> {
   const tc = await createTestCase();
   await addActors(tc);
   return tc;
+}
+
+/** Row readers of the case file the test's current case (`tc()`) has open. */
+export function rowsOf(tc: () => TestCase): { db: () => CaseDb; all: <T>(sql: string, ...params: unknown[]) => T[]; one: <T>(sql: string, ...params: unknown[]) => T } {
+  const db = (): CaseDb => tc().session.db();
+  return {
+    db,
+    all: <T>(sql: string, ...params: unknown[]) => db().prepare(sql).all(...params) as T[],
+    one: <T>(sql: string, ...params: unknown[]) => db().prepare(sql).get(...params) as T,
+  };
 }

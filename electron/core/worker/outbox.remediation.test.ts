@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import type { TestCase } from '../../testing/testCase';
-import { ACTORS, approvedDecision, claimOn, recordDerivations, validatedRevision, validatedSuccessor, workerCase } from '../../testing/workerScenario';
+import { ACTORS, approvedDecision, claimOn, recordDerivations, rowsOf, validatedRevision, validatedSuccessor, workerCase } from '../../testing/workerScenario';
 import { claimNextJob, processJob, runWorker } from './outbox';
 
 /**
@@ -15,11 +15,22 @@ beforeEach(async () => {
 });
 afterEach(() => tc.cleanup());
 
-const db = () => tc.session.db();
-const all = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).all(...params) as T[];
-const one = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).get(...params) as T;
+const { db, all, one } = rowsOf(() => tc);
 const derivations = (pairs: [from: string, to: string][]) => recordDerivations(tc, pairs);
 const drain = () => runWorker(tc.session.context(), { owner: 'test', maxJobs: 10_000, fanOut: 500 });
+/** Revokes the revision as the revoker and drains the outbox. */
+async function revoke(revisionId: string, reason: string): Promise<void> {
+  tc.as(ACTORS.revoker);
+  await tc.call('evidence:transition', { revisionId, to: 'REVOKED', reason });
+  drain();
+}
+/** a, and d derived from it (PROV), both validated. */
+async function derivedPair(): Promise<{ a: string; d: string }> {
+  const a = await validatedRevision(tc, 'ev-a');
+  const d = await validatedRevision(tc, 'ev-d');
+  await derivations([[d, a]]);
+  return { a, d };
+}
 
 describe('remediations the worker opens', () => {
   it('opens one remediation per approved decision that left ELIGIBLE, and no second one when the revision is revoked after its supersede', async () => {
@@ -36,9 +47,7 @@ describe('remediations the worker opens', () => {
     // status is INSUFFICIENT, so its projection is no longer ELIGIBLE either (issue 8.9) and the
     // decision resting on it is opened for remediation. cl-undecided has no decision to repair.
     expect(open()).toEqual(['cl-context', 'cl-decided']);
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'the old revision was forged too' });
-    drain();
+    await revoke(a, 'the old revision was forged too');
     expect(open()).toEqual(['cl-context', 'cl-decided']);
     expect(one('SELECT projection, version FROM support_projection WHERE claim_id = ?', 'cl-decided')).toEqual({ projection: 'BLOCKED', version: 2 });
     expect(one('SELECT projection FROM support_projection WHERE claim_id = ?', 'cl-context')).toEqual({ projection: 'PARTIALLY_SUPPORTED' });
@@ -67,13 +76,8 @@ describe('remediations the worker opens', () => {
     });
     await tc.call('claim:bind', { claimId: 'cl-short', revisionId: a, relation: 'FULL_SUPPORT', role: 'REQUIRED', rationale: `why ${a}` });
     expect((await tc.call('claim:get', { claimId: 'cl-short' })).projection).not.toBe('ELIGIBLE');
-    tc.as(ACTORS.revoker);
-    const d = await tc.call('decision:propose', { claimId: 'cl-short', verdict: 'NEEDS_MORE_EVIDENCE', rationale: 'one source is not enough' });
-    tc.as(ACTORS.approver);
-    await tc.call('decision:approve', { decisionId: d.decisionId, fingerprint: d.fingerprint });
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
-    drain();
+    await approvedDecision(tc, 'cl-short', 'NEEDS_MORE_EVIDENCE');
+    await revoke(a, 'forged');
     expect(all(`SELECT claim_id, projection FROM support_projection ORDER BY claim_id`)).toEqual([
       { claim_id: 'cl-moved-on', projection: 'BLOCKED' },
       { claim_id: 'cl-short', projection: 'BLOCKED' },
@@ -93,9 +97,7 @@ describe('remediations the worker opens', () => {
     // Bound and decided after that fence, then revoked: before the revoke the claim was ELIGIBLE.
     await claimOn(tc, 'cl-late', [{ revisionId: r, role: 'REQUIRED' }]);
     await approvedDecision(tc, 'cl-late');
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: r, to: 'REVOKED', reason: 'forged' });
-    drain();
+    await revoke(r, 'forged');
     expect(all('SELECT cause, from_state FROM revocation_fence ORDER BY fence_id')).toEqual([
       { cause: 'QUARANTINED', from_state: 'CANDIDATE' },
       { cause: 'REVOKED', from_state: 'VALIDATED' },
@@ -105,9 +107,7 @@ describe('remediations the worker opens', () => {
   });
 
   it('passes over a derived fence, which found no state, to the fence that found one', async () => {
-    const a = await validatedRevision(tc, 'ev-a');
-    const d = await validatedRevision(tc, 'ev-d');
-    await derivations([[d, a]]);
+    const { a, d } = await derivedPair();
     await claimOn(tc, 'cl-d', [{ revisionId: d, role: 'REQUIRED' }]);
     await approvedDecision(tc, 'cl-d');
     tc.as(ACTORS.revoker);
@@ -131,22 +131,13 @@ describe('remediations the worker opens', () => {
   });
 
   it('holds against a claim the staleness it was bound with knowingly: no remediation when it was never ELIGIBLE', async () => {
-    const a = await validatedRevision(tc, 'ev-a');
-    const d = await validatedRevision(tc, 'ev-d');
-    await derivations([[d, a]]);
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged' });
-    drain();
+    const { a, d } = await derivedPair();
+    await revoke(a, 'forged');
     // Bound to d after a's fence: stale from the start, decided all the same (more evidence needed).
     await claimOn(tc, 'cl-knowing', [{ revisionId: d, role: 'REQUIRED' }]);
     expect((await tc.call('claim:get', { claimId: 'cl-knowing' })).projection).toBe('PENDING_REVALIDATION');
-    tc.as(ACTORS.revoker);
-    const p = await tc.call('decision:propose', { claimId: 'cl-knowing', verdict: 'NEEDS_MORE_EVIDENCE', rationale: 'd hangs on forged evidence' });
-    tc.as(ACTORS.approver);
-    await tc.call('decision:approve', { decisionId: p.decisionId, fingerprint: p.fingerprint });
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: d, to: 'REVOKED', reason: 'forged as well' });
-    drain();
+    await approvedDecision(tc, 'cl-knowing', 'NEEDS_MORE_EVIDENCE');
+    await revoke(d, 'forged as well');
     expect(one('SELECT projection FROM support_projection WHERE claim_id = ?', 'cl-knowing')).toEqual({ projection: 'PENDING_REVALIDATION' });
     expect(all('SELECT claim_id FROM remediation')).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tableDigest } from '../store/digest';
 import type { TestCase } from '../../testing/testCase';
 import { claimNextJob, openJobCount, processJob, runWorker } from './outbox';
-import { ACTORS, approvedDecision, bulkDependents, claimOn, recordDerivations, validatedRevision, workerCase } from '../../testing/workerScenario';
+import { ACTORS, approvedDecision, bulkDependents, claimOn, recordDerivations, rowsOf, validatedRevision, workerCase } from '../../testing/workerScenario';
 
 let tc: TestCase;
 beforeEach(async () => {
@@ -10,9 +10,7 @@ beforeEach(async () => {
 });
 afterEach(() => tc.cleanup());
 
-const db = () => tc.session.db();
-const all = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).all(...params) as T[];
-const one = <T>(sql: string, ...params: unknown[]) => db().prepare(sql).get(...params) as T;
+const { db, all, one } = rowsOf(() => tc);
 const derivations = (pairs: [from: string, to: string][]) => recordDerivations(tc, pairs);
 const drain = (fanOut = 500) => runWorker(tc.session.context(), { owner: 'test', maxJobs: 10_000, fanOut });
 
