@@ -38,6 +38,11 @@ describe('who may resolve a remediation', () => {
       message: "remediation:withdraw: 1 bound evidence revision is outside your clearance; resolving a remediation needs a reviewer cleared for all of the claim's evidence",
     });
     expect(tableDigest(tc.casePath)).toBe(before);
+    // Resolved by a reviewer cleared for it all, the claim's history still shows rev3 only what rev3 may see.
+    tc.as(ACTORS.approver);
+    await tc.call('remediation:withdraw', withdraw);
+    tc.as('rev3');
+    expect((await tc.call('claim:get', { claimId: 'cl-1' })).historicalBindings!.map((b) => b.revisionId)).toEqual([a1]);
   });
 });
 

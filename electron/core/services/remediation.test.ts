@@ -143,7 +143,8 @@ describe('remediation:retainCurrentRevision', () => {
     const b1 = await validatedRevision(tc, 'ev-b');
     await claimOn(tc, 'cl-1', [{ revisionId: a1, role: 'REQUIRED' }, { revisionId: c1, role: 'REQUIRED' }, { revisionId: b1, role: 'SUPPORTING' }]);
     await approvedDecision(tc, 'cl-1');
-    for (const r of [a1, c1]) await validatedSuccessor(tc, r);
+    const a2 = await validatedSuccessor(tc, a1);
+    const c2 = await validatedSuccessor(tc, c1);
     const b2 = await validatedSuccessor(tc, b1);
     await runWorker();
     tc.as(ACTORS.approver);
@@ -152,6 +153,11 @@ describe('remediation:retainCurrentRevision', () => {
       code: 'CONFLICT',
       message: `remediation:retainCurrentRevision: REQUIRED bindings of ${a1}, ${c1} have no successor; name a successor revision of the same lineage for each, or request a re-review`,
     });
+    // Named both, the decision carried over says which successors it was retained on.
+    const done = await tc.call('remediation:retainCurrentRevision', retain(rem!, [a2, c2]));
+    expect((await tc.call('decision:get', { decisionId: done.carriedDecisionId! })).decisionNote).toBe(
+      `retained on ${a2}, ${c2} by remediation ${rem!.remediationId}: the corrected record says the same about HOST-FS01`,
+    );
   });
 
   it('refuses a successor that is not usable, writing nothing', async () => {
@@ -310,6 +316,8 @@ describe('remediation:requestRereview and remediation:withdraw', () => {
       expect(done).toMatchObject({ status: 'RESOLVED', resolution, newGeneration: 2, carriedDecisionId: null });
       const [receipt] = (await tc.call('audit:list', { limit: 1 })).items;
       expect(receipt!.body).toMatchObject({ resolution, successors: [], carriedBindings: [b1], droppedBindings: [a1] });
+      // No decision is carried, so the receipt names none besides the one the remediation was about.
+      expect(receipt!.targets).toEqual(['claim:cl-1', `remediation:${rem.remediationId}`, `decision:${decisionId}`]);
       const claim = await tc.call('claim:get', { claimId: 'cl-1' });
       expect(claim.bindings.map((b) => b.revisionId)).toEqual([b1]);
       expect(claim.historicalBindings!.map((b) => b.revisionId)).toEqual([a1, b1]);

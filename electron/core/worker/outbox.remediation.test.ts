@@ -24,6 +24,17 @@ async function revoke(revisionId: string, reason: string): Promise<void> {
   await tc.call('evidence:transition', { revisionId, to: 'REVOKED', reason });
   drain();
 }
+/** Quarantined while still a candidate, drained, released and validated: its first fence remembers CANDIDATE. */
+async function releasedAfterQuarantine(evidenceId: string): Promise<string> {
+  tc.as(ACTORS.analyst);
+  const { revisionId } = await tc.call('evidence:ingest', ingestRequest(evidenceId));
+  tc.as(ACTORS.revoker);
+  await tc.call('evidence:transition', { revisionId, to: 'QUARANTINED', reason: 'looked tampered' });
+  drain();
+  await tc.call('evidence:transition', { revisionId, to: 'CANDIDATE', reason: 'hash re-checked against the source' });
+  await tc.call('evidence:transition', { revisionId, to: 'VALIDATED', reason: 'validation checklist passed' });
+  return revisionId;
+}
 /** a, and d derived from it (PROV), both validated. */
 async function derivedPair(): Promise<{ a: string; d: string }> {
   const a = await validatedRevision(tc, 'ev-a');
@@ -86,14 +97,7 @@ describe('remediations the worker opens', () => {
   });
 
   it("judges a claim it never computed from the state the revoke found, not from a fence older than the claim's binding", async () => {
-    tc.as(ACTORS.analyst);
-    const { revisionId: r } = await tc.call('evidence:ingest', ingestRequest('ev-r'));
-    // Quarantined while still a candidate, drained, released and validated: its first fence remembers CANDIDATE.
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: r, to: 'QUARANTINED', reason: 'looked tampered' });
-    drain();
-    await tc.call('evidence:transition', { revisionId: r, to: 'CANDIDATE', reason: 'hash re-checked against the source' });
-    await tc.call('evidence:transition', { revisionId: r, to: 'VALIDATED', reason: 'validation checklist passed' });
+    const r = await releasedAfterQuarantine('ev-r');
     // Bound and decided after that fence, then revoked: before the revoke the claim was ELIGIBLE.
     await claimOn(tc, 'cl-late', [{ revisionId: r, role: 'REQUIRED' }]);
     await approvedDecision(tc, 'cl-late');
@@ -104,6 +108,20 @@ describe('remediations the worker opens', () => {
     ]);
     const [rem] = (await tc.call('remediation:list', {})).items;
     expect(rem).toMatchObject({ claimId: 'cl-late', openedProjection: 'BLOCKED' });
+  });
+
+  it('names as affected only the bindings a fence since the binding took away, not one bound after its revision was released from quarantine', async () => {
+    const r = await releasedAfterQuarantine('ev-r');
+    const b = await validatedRevision(tc, 'ev-b');
+    await claimOn(tc, 'cl-two', [
+      { revisionId: r, role: 'REQUIRED' },
+      { revisionId: b, role: 'REQUIRED' },
+    ]);
+    await approvedDecision(tc, 'cl-two');
+    await revoke(b, 'forged');
+    const [rem] = (await tc.call('remediation:list', {})).items;
+    expect(rem!.affected.map((x) => [x.revisionId, x.why])).toEqual([[b, 'REVOKED']]);
+    expect(rem!.bindings.filter((x) => x.affected).map((x) => x.revisionId)).toEqual([b]);
   });
 
   it('passes over a derived fence, which found no state, to the fence that found one', async () => {

@@ -104,7 +104,9 @@ describe('outbox worker', () => {
     const status = await tc.call('revocation:status', {});
     expect(status.revocations[0]).toMatchObject({ derivedFences: 2, dependentsTotal: 1, dependentsConverged: 1, openJobs: 0 });
     const [rem] = (await tc.call('remediation:list', {})).items;
-    expect(rem).toMatchObject({ claimId: 'cl-d2', openedProjection: 'PENDING_REVALIDATION', affected: [{ revisionId: d2, why: 'DERIVED' }] });
+    // Taken away by the fence on a, the evidence d2 rests on, not by d2's own derived fence.
+    const { fence_id: fenceOfA } = one<{ fence_id: number }>('SELECT fence_id FROM revocation_fence WHERE revision_id = ?', a);
+    expect(rem).toMatchObject({ claimId: 'cl-d2', openedProjection: 'PENDING_REVALIDATION', affected: [{ revisionId: d2, why: 'DERIVED', fenceId: fenceOfA }] });
     expect(rem!.causes.map((c) => c.revisionId)).toEqual([a, d2]);
     // Verification recomputes each page's ledger digest from the tables.
     expect(await tc.call('audit:verify', {})).toMatchObject({ ok: true, firstBroken: null });
