@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkbenchError } from '../errors';
-import { CASE_APPLICATION_ID, createCaseFile, openCaseFile, schemaVersion, useNativeBinding, writeTransaction } from './caseFile';
+import { CASE_APPLICATION_ID, createCaseFile, inReadSnapshot, openCaseFile, openReader, schemaVersion, useNativeBinding, writeTransaction } from './caseFile';
 import { LATEST_VERSION, MIGRATIONS } from './migrations';
 
 let dir: string;
@@ -135,6 +136,51 @@ describe('case file store', () => {
     expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 
+  it('refuses a case file whose pages are damaged, saying what the integrity check found, without modifying it', () => {
+    const path = join(dir, 'damaged.case.sqlite');
+    const db = createCaseFile(path);
+    const { rootpage, size } = db.prepare("SELECT rootpage, (SELECT page_size FROM pragma_page_size) AS size FROM sqlite_master WHERE name = 'case_meta'").get() as { rootpage: number; size: number };
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    // The header still says case file; one table's root page has a page type that does not exist.
+    const bytes = readFileSync(path);
+    const at = (rootpage - 1) * size;
+    bytes[at] = bytes[at]! ^ 0xff;
+    writeFileSync(path, bytes);
+    const err = refusal(() => openCaseFile(path));
+    expect(err.message).toContain('the database is damaged (');
+    expect(err.message).toContain(`page ${rootpage}`);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('refuses a device and a pipe as not regular files', () => {
+    const fifo = join(dir, 'pipe.case.sqlite');
+    execFileSync('mkfifo', [fifo]);
+    for (const path of ['/dev/null', fifo]) {
+      expect(refusal(() => openCaseFile(path)).message).toBe(`case:open: ${path} is not a regular file (a device, a pipe or a socket); choose a case file`);
+    }
+  });
+
+  it('creates no case over anything that exists, saying whether it is a file or something else', () => {
+    const path = join(dir, 'taken.case.sqlite');
+    writeFileSync(path, 'already here');
+    expect(refusal(() => createCaseFile(path))).toMatchObject({ code: 'CONFLICT', message: `case:create: ${path} already exists; open it or choose a new file name` });
+    expect(readFileSync(path, 'utf8')).toBe('already here');
+    expect(refusal(() => createCaseFile('/dev/null'))).toMatchObject({
+      code: 'CONFLICT',
+      message: 'case:create: /dev/null exists and is not a regular file; open it or choose a new file name',
+    });
+  });
+
+  it('leaves no file descriptor open after refusing a file', () => {
+    const path = join(dir, 'text.case.sqlite');
+    writeFileSync(path, 'not a database at all, just some text that is long enough');
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i += 1) refusal(() => openCaseFile(path));
+    expect(open()).toBe(before);
+  });
+
   it('says what to do when the file does not exist', () => {
     expect(refusal(() => openCaseFile(join(dir, 'missing.case.sqlite'))).code).toBe('NOT_FOUND');
   });
@@ -151,6 +197,68 @@ describe('case file store', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(0);
     expect(db.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'case_meta'").get()).toEqual({ n: 0 });
     db.close();
+  });
+});
+
+describe('upgrading an older case file', () => {
+  it('refuses one whose rows refer to rows that do not exist, leaving it at its old schema', () => {
+    const path = join(dir, 'older.case.sqlite');
+    const previous = MIGRATIONS.at(-2)!.version;
+    const db = new Database(path);
+    db.transaction(() => {
+      for (const m of MIGRATIONS.filter((x) => x.version <= previous)) m.up(db);
+    })();
+    db.pragma(`application_id = ${CASE_APPLICATION_ID}`);
+    db.pragma(`user_version = ${previous}`);
+    // Written by hand with foreign keys off: a job of a revocation fence that was never made (its fence and its root: two references).
+    db.pragma('foreign_keys = OFF');
+    db.prepare("INSERT INTO outbox_job (fence_id, root_fence_id, phase, created_at_ms) VALUES (999, 999, 'claims', 0)").run();
+    db.close();
+    const err = refusal(() => openCaseFile(path));
+    expect(err.code).toBe('VALIDATION');
+    expect(err.message).toBe(
+      `case:open: ${path} was left unchanged: upgrading it to schema ${LATEST_VERSION} would leave 2 reference(s) to rows that do not exist (first in outbox_job); its tables were edited by hand. Restore it from a backup or verify it with cli verify`,
+    );
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(previous);
+    check.close();
+  });
+});
+
+describe('a reader connection', () => {
+  it('can neither write nor create a missing file', () => {
+    const path = join(dir, 'read.case.sqlite');
+    createCaseFile(path).close();
+    const reader = openReader(path);
+    try {
+      expect(() => reader.prepare("INSERT INTO case_meta (key, value) VALUES ('k', 'v')").run()).toThrow(/readonly/);
+    } finally {
+      reader.close();
+    }
+    const missing = join(dir, 'missing.case.sqlite');
+    expect(() => openReader(missing)).toThrow();
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it('reads one state inside a snapshot and, once it ends, sees what was written meanwhile', async () => {
+    const path = join(dir, 'snap.case.sqlite');
+    const writer = createCaseFile(path);
+    const reader = openReader(path);
+    const count = () => (reader.prepare('SELECT COUNT(*) AS n FROM case_meta').get() as { n: number }).n;
+    try {
+      const before = count();
+      const inside = await inReadSnapshot(reader, async () => {
+        writer.prepare("INSERT INTO case_meta (key, value) VALUES ('during', 'x')").run();
+        await Promise.resolve();
+        return count();
+      });
+      expect(inside).toBe(before);
+      expect(reader.inTransaction).toBe(false);
+      expect(count()).toBe(before + 1);
+    } finally {
+      reader.close();
+      writer.close();
+    }
   });
 });
 

@@ -199,7 +199,10 @@ function migrate(db: CaseDb, from: number, path: string): void {
       }
       const violations = db.pragma('foreign_key_check') as { table: string }[];
       if (violations.length > 0) {
-        throw new Error(`migration to version ${LATEST_VERSION} would break ${violations.length} foreign key(s) (first in ${violations[0]!.table}); the file was left as it was`);
+        throw new WorkbenchError(
+          'VALIDATION',
+          `case:open: ${path} was left unchanged: upgrading it to schema ${LATEST_VERSION} would leave ${violations.length} reference(s) to rows that do not exist (first in ${violations[0]!.table}); its tables were edited by hand. Restore it from a backup or verify it with cli verify`,
+        );
       }
       db.pragma(`user_version = ${LATEST_VERSION}`);
       db.pragma(`application_id = ${CASE_APPLICATION_ID}`);
