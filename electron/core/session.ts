@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Keyring, type KeyRegistration, type KeySource, type SigningKey } from './audit/keys';
 import type { ScryptCost } from './audit/sealedKey';
@@ -6,7 +6,7 @@ import { systemClock, type Actor, type ServiceContext } from './context';
 import { forbidden, WorkbenchError } from './errors';
 import { getActor } from './store/actorRows';
 import { readCaseMeta } from './services/caseMeta';
-import { createCaseFile, openCaseFile, type CaseDb } from './store/caseFile';
+import { createCaseFile, openCaseFile, removeUnfinishedCase, type CaseDb } from './store/caseFile';
 import type { PdfPrinter } from './interchange/report';
 
 interface OpenCase {
@@ -159,7 +159,7 @@ export class Session {
     } catch (err) {
       // A case that could not be set up is not left behind half made.
       db.close();
-      if (full !== ':memory:') for (const f of [full, `${full}-wal`, `${full}-shm`]) rmSync(f, { force: true });
+      if (full !== ':memory:') removeUnfinishedCase(full);
       throw err;
     }
     this.attach(full, db);

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -170,6 +170,37 @@ describe('case file store', () => {
       code: 'CONFLICT',
       message: 'case:create: /dev/null exists and is not a regular file; open it or choose a new file name',
     });
+  });
+
+  it('creates no case beside a journal already there, and leaves it alone', () => {
+    const path = join(dir, 'new.case.sqlite');
+    for (const [journal, make] of [
+      [`${path}-wal`, (f: string) => mkdirSync(f)],
+      [`${path}-shm`, (f: string) => writeFileSync(f, 'left over')],
+    ] as const) {
+      make(journal);
+      expect(refusal(() => createCaseFile(path))).toMatchObject({
+        code: 'VALIDATION',
+        message: `case:create: ${journal} already exists beside it, and SQLite would take it as the new case's journal; move it away or choose another file name`,
+      });
+      expect(existsSync(path)).toBe(false);
+      expect(existsSync(journal)).toBe(true);
+      rmSync(journal, { recursive: true });
+    }
+  });
+
+  it('says why a file could not be created', () => {
+    const path = join(dir, `${'x'.repeat(300)}.case.sqlite`);
+    expect(refusal(() => createCaseFile(path))).toMatchObject({ code: 'STORAGE', message: `case:create: could not create ${path} (ENAMETOOLONG); choose a folder you can write to` });
+  });
+
+  it('names what an empty or non-SQLite file is', () => {
+    const empty = join(dir, 'empty.case.sqlite');
+    writeFileSync(empty, '');
+    expect(refusal(() => openCaseFile(empty)).message).toBe(`case:open: ${empty} was not opened because the file is empty; it was left unchanged`);
+    const text = join(dir, 'text.case.sqlite');
+    writeFileSync(text, 'a page of notes, saved with the wrong name');
+    expect(refusal(() => openCaseFile(text)).message).toBe(`case:open: ${text} was not opened because it is not a SQLite database; it was left unchanged`);
   });
 
   it('leaves no file descriptor open after refusing a file', () => {

@@ -141,6 +141,15 @@ function inspect(path: string): { reason: string } | { userVersion: number } {
 const sidecars = (path: string) => [`${path}-wal`, `${path}-shm`];
 
 /**
+ * Removes a case file that could not be made, with its journal, so that no half-made case is left
+ * behind. Only for a file this process just created: createCaseFile refuses a name with a journal
+ * already beside it, so every file removed here is one it made.
+ */
+export function removeUnfinishedCase(path: string): void {
+  for (const f of [path, ...sidecars(path)]) rmSync(f, { force: true });
+}
+
+/**
  * Runs `inspectFile`, then removes the -wal/-shm files it made if the file is refused: looking at a
  * file (even read-only) lets SQLite create them, and a refused file is left exactly as it was.
  */
@@ -160,6 +169,12 @@ function unusablePath(path: string, action: 'case:open' | 'case:create'): string
     if (st.isDirectory()) return `${path} is a folder, not a case file; choose the .case.sqlite file inside it`;
     if (!st.isFile()) return `${path} is not a regular file (a device, a pipe or a socket); choose a case file`;
     if (!writable(path)) return `${path} is read-only; make it writable to work on it (a case's every change is written to it), or check it with cli verify, which only reads`;
+  }
+  if (action === 'case:create') {
+    // SQLite would take a journal already there as the new case's own (or fail on it), and a
+    // failed creation would then remove a file it never made.
+    const stale = sidecars(path).find((f) => existsSync(f));
+    if (stale) return `${stale} already exists beside it, and SQLite would take it as the new case's journal; move it away or choose another file name`;
   }
   // SQLite keeps its journal (-wal, -shm) next to the case file, so the folder must take new files.
   if (!writable(folder)) return `the folder ${folder} is read-only, and SQLite keeps its journal next to the case file; copy the case to a writable folder`;
@@ -275,7 +290,7 @@ export function createCaseFile(path: string): CaseDb {
     return db;
   } catch (err) {
     db?.close();
-    for (const f of [path, ...sidecars(path)]) rmSync(f, { force: true });
+    removeUnfinishedCase(path);
     throw err;
   }
 }

@@ -1,11 +1,10 @@
-import { rmSync } from 'node:fs';
 import type { ClientBase } from 'pg';
 import { RECEIPT_COLUMNS, type ReceiptRow } from '../audit/receipts';
 import { chainHead } from '../audit/receiptViews';
 import { verifyChain } from '../audit/verify';
 import { conflict, forbidden, invalid, notFound, WorkbenchError } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
-import { createCaseFile, writeTransaction, type CaseDb } from '../store/caseFile';
+import { createCaseFile, removeUnfinishedCase, writeTransaction, type CaseDb } from '../store/caseFile';
 import { applyImages, noteServerSeq, serverSeq, startCapture, type RowImage } from '../store/replicaRows';
 import { holdsHead } from './publish';
 import { readReceipts, readRows, rowsPoint, teamHead } from './teamStore';
@@ -113,7 +112,7 @@ export async function cloneCase(client: ClientBase, caseId: string, path: string
     });
   } catch (err) {
     db.close();
-    for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true });
+    removeUnfinishedCase(path);
     throw err;
   }
   db.close();
