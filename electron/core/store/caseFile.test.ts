@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -153,12 +153,48 @@ describe('case file store', () => {
     expect(readFileSync(path).equals(bytes)).toBe(true);
   });
 
-  it('refuses a device and a pipe as not regular files', () => {
+  it('refuses a folder, a device and a pipe, saying which it is', () => {
+    const folder = join(dir, 'a-folder.case.sqlite');
+    mkdirSync(folder);
+    expect(refusal(() => openCaseFile(folder)).message).toBe(`case:open: ${folder} is a folder, not a case file; choose the .case.sqlite file inside it`);
     const fifo = join(dir, 'pipe.case.sqlite');
     execFileSync('mkfifo', [fifo]);
     for (const path of ['/dev/null', fifo]) {
       expect(refusal(() => openCaseFile(path)).message).toBe(`case:open: ${path} is not a regular file (a device, a pipe or a socket); choose a case file`);
     }
+  });
+
+  it("refuses another application's database without checkpointing its journal into it", () => {
+    // Copied while its writer still held the frames: the journal holds writes the file does not.
+    const live = join(dir, 'live.sqlite');
+    const writer = new Database(live);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec("CREATE TABLE visits (url TEXT); INSERT INTO visits VALUES ('https://example.org')");
+    const other = join(dir, 'other-app.sqlite');
+    copyFileSync(live, other);
+    copyFileSync(`${live}-wal`, `${other}-wal`);
+    writer.close();
+    const file = readFileSync(other);
+    const journal = readFileSync(`${other}-wal`);
+    expect(journal.length).toBeGreaterThan(0);
+    expect(refusal(() => openCaseFile(other)).message).toContain('not an evidence-review case file');
+    expect(readFileSync(other).equals(file)).toBe(true);
+    expect(readFileSync(`${other}-wal`).equals(journal)).toBe(true);
+  });
+
+  it('refuses a file whose schema version was lowered by hand, leaving it at that version', () => {
+    const path = join(dir, 'lowered.case.sqlite');
+    createCaseFile(path).close();
+    const raw = new Database(path);
+    raw.pragma('user_version = 100');
+    raw.close();
+    const err = refusal(() => openCaseFile(path));
+    expect(err.code).toBe('VALIDATION');
+    expect(err.message).toMatch(new RegExp(`^case:open: ${path} says it is at schema 100, but its tables are not \\(upgrading it to \\d+ failed: .+\\); it was left unchanged`));
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(100);
+    check.close();
   });
 
   it('creates no case over anything that exists, saying whether it is a file or something else', () => {
@@ -187,6 +223,13 @@ describe('case file store', () => {
       expect(existsSync(journal)).toBe(true);
       rmSync(journal, { recursive: true });
     }
+  });
+
+  it('makes an in-memory case without touching the disk', () => {
+    const db = createCaseFile(':memory:');
+    expect(schemaVersion(db)).toBe(LATEST_VERSION);
+    db.close();
+    expect(existsSync(':memory:')).toBe(false);
   });
 
   it('says why a file could not be created', () => {
