@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -113,6 +113,10 @@ describe('two replicas of one case', () => {
       await expect(pullCase(m.seat.db(), admin)).rejects.toThrow(/team pull: what the server sent does not verify \(seq \d+: .*\); nothing was written/);
       expect(caseRows(bPath)).toEqual(before);
     });
+    // A fresh clone of it is refused the same way, and leaves no file (nor journal) behind.
+    const fresh = join(dir, 'fresh.case.sqlite');
+    await expect(cloneCase(admin, caseId, fresh)).rejects.toThrow(/team clone: what the server sent does not verify/);
+    expect(readdirSync(dir).filter((f) => f.startsWith('fresh.case.sqlite'))).toEqual([]);
   });
 
   it('refuses to pull over receipts made on a head the server moved past, writing nothing', async () => {
