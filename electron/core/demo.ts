@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { dispatch } from './dispatch';
 import { handlers } from './handlers';
 import { Session } from './session';
+import { removeUnfinishedCase } from './store/caseFile';
 
 /**
  * The demo seed is a script of ordinary channel calls, each made as a named reviewer. Building the
@@ -59,7 +60,8 @@ export async function buildDemoCase(seedPath: string, target: string, userDataDi
   const seed = readDemoSeed(seedPath);
   mkdirSync(dirname(target), { recursive: true });
   const building = `${target}.building`;
-  for (const f of [building, `${building}-wal`, `${building}-shm`]) rmSync(f, { force: true });
+  // What an earlier build cut off left behind.
+  removeUnfinishedCase(building);
   // The build directory is thrown away; the demo reviewers' signing keys must outlive it, in the
   // user's own key folder, or the demo case could be read but never worked on.
   const session = new Session({ userDataDir: join(userDataDir, '.demo-build'), keysDir: join(userDataDir, 'keys'), log: () => {} });
@@ -94,7 +96,7 @@ export async function buildDemoCase(seedPath: string, target: string, userDataDi
   } finally {
     session.close();
     rmSync(join(userDataDir, '.demo-build'), { recursive: true, force: true });
-    for (const f of [building, `${building}-wal`, `${building}-shm`]) rmSync(f, { force: true });
+    removeUnfinishedCase(building);
   }
 }
 

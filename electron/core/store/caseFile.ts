@@ -143,8 +143,8 @@ const sidecars = (path: string) => [`${path}-wal`, `${path}-shm`];
 
 /**
  * Removes a case file that could not be made, with its journal, so that no half-made case is left
- * behind. Only for a file this process just created: createCaseFile refuses a name with a journal
- * already beside it, so every file removed here is one it made.
+ * behind. Only for a file this process made (or a build of its own that was cut off): createCaseFile
+ * refuses a name with a journal already beside it, so a journal removed here is one it made.
  */
 export function removeUnfinishedCase(path: string): void {
   for (const f of [path, ...sidecars(path)]) rmSync(f, { force: true });
