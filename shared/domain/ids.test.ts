@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ChosenName, EvidenceId, RevisionId } from './schemas';
+import { ChosenName, EvidenceId, IsoTime, RevisionId } from './schemas';
 
 /**
  * Issue 12.4: evidence:ingest accepted an evidence id containing '@', whose revision id (x@y@1)
@@ -25,6 +25,22 @@ describe('one id grammar', () => {
     expect(RevisionId.safeParse('x@y@1').success).toBe(false);
     expect(RevisionId.safeParse(`${'a'.repeat(121)}@1`).success).toBe(false);
     expect(RevisionId.safeParse(`${'a'.repeat(120)}@123456789`).success).toBe(true);
+  });
+
+  it('tells a user who typed a bad revision id what one looks like', () => {
+    for (const bad of ['ev-1', 'ev-1@0', 'ev-1@x', '@1']) {
+      expect(RevisionId.safeParse(bad).error?.issues[0]?.message, bad).toBe('expected <evidence_id>@<revision>');
+    }
+  });
+});
+
+describe('a time', () => {
+  it('is ISO 8601 with its zone, and a bad one is answered with an example', () => {
+    expect(IsoTime.safeParse('2026-11-20T03:12:44Z').success).toBe(true);
+    expect(IsoTime.safeParse('2026-11-20T03:12:44+02:00').success).toBe(true);
+    for (const bad of ['2026-11-20 03:12', '2026-11-20T03:12:44', 'yesterday']) {
+      expect(IsoTime.safeParse(bad).error?.issues[0]?.message, bad).toBe('expected an ISO 8601 time with its zone, e.g. 2026-11-20T03:12:44Z');
+    }
   });
 });
 
