@@ -112,7 +112,12 @@ describe('decisions citing computations', () => {
     const [open] = (await rc.call('remediation:list', { status: 'OPEN' })).items;
     expect(open).toMatchObject({ claimId: 'cl-batches', decision: { decisionId: d.decisionId } });
     const gate = await rc.call('case:gate', {});
-    expect(gate.blockers.map((b) => b.message)).toContainEqual(`decision ${d.decisionId} on claim cl-batches cites computation ${c.computationId}, whose input ${log} is REVOKED; re-review the claim and record the computation again on usable evidence`);
+    expect(gate.blockers.filter((b) => b.check === 'decided computations')).toContainEqual({
+      kind: 'revalidation',
+      target: `decision:${d.decisionId}`,
+      message: `decision ${d.decisionId} on claim cl-batches cites computation ${c.computationId}, whose input ${log} is REVOKED; re-review the claim and record the computation again on usable evidence`,
+      check: 'decided computations',
+    });
     // Retaining a successor would carry the decision to a new generation its computation was not made for.
     rc.as('admin');
     const next = (await rc.call('evidence:revise', { supersedes: log, content: EXPORT_LOG.replace('exp-77', 'exp-77b'), reason: 're-exported' })).revisionId;

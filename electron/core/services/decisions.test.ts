@@ -207,6 +207,22 @@ describe('what a refused approval or check says', () => {
     expect((await rc.call('decision:verify', { decisionId: d.decisionId, fingerprint: d.fingerprint })).decisionId).toBe(d.decisionId);
   });
 
+  it('decision:verify names every change that made a decision stale, and answers a hidden one as missing', async () => {
+    const { d } = await proposed();
+    const ev3 = await rc.evidence('ev-proxy');
+    const ev4 = await rc.evidence('ev-dns');
+    await rc.bind('cl-1', ev3, 'REFUTES');
+    await rc.bind('cl-1', ev4);
+    expect(await rc.refusal('decision:verify', { decisionId: d.decisionId, fingerprint: d.fingerprint })).toEqual({
+      code: 'CONFLICT',
+      message: `decision:verify: ${d.decisionId} is stale: revision ${ev4} was bound; revision ${ev3} was bound`,
+    });
+    expect(await rc.refusal('decision:verify', { decisionId: 'dec-nowhere', fingerprint: d.fingerprint })).toEqual({
+      code: 'NOT_FOUND',
+      message: 'decision:verify: no decision dec-nowhere is visible to you',
+    });
+  });
+
   it('refuses an UNRESOLVED verdict on a quorum claim before the quorum has voted', async () => {
     const ev = await rc.evidence('ev-q');
     await rc.claim('cl-q', { quorumSize: 3 });

@@ -25,6 +25,27 @@ async function decide(claimId: string, verdict: 'SUPPORTED' | 'REFUTED' | 'UNRES
 
 const kinds = (blockers: { kind: string; target: string }[]) => blockers.map((b) => `${b.kind} ${b.target}`).sort();
 
+describe('case:gate', () => {
+  it('says the case is not ready, counts blockers by kind, and pages through them in order', async () => {
+    const ev = await rc.evidence('ev-1');
+    for (const id of ['cl-a', 'cl-b', 'cl-c']) await rc.claim(id);
+    await rc.claim('cl-p');
+    await rc.bind('cl-p', ev);
+    rc.as('bob');
+    await rc.call('decision:propose', { claimId: 'cl-p', verdict: 'SUPPORTED', rationale: 'reasoned' });
+    rc.as('admin');
+    const whole = await rc.call('case:gate', {});
+    expect(whole.ready).toBe(false);
+    expect(whole.total).toBe(4);
+    expect(whole.blockers).toHaveLength(4);
+    expect(whole.byKind).toMatchObject({ undecided: 3, 'open-proposal': 1, 'stale-fingerprint': 0, chain: 0 });
+    const page = await rc.call('case:gate', { offset: 1, limit: 2 });
+    expect(page).toMatchObject({ ready: false, total: 4, byKind: whole.byKind });
+    expect(page.blockers).toEqual(whole.blockers.slice(1, 3));
+    expect((await rc.call('case:gate', { offset: 4 })).blockers).toEqual([]);
+  });
+});
+
 describe('case:finalize', () => {
   it('lists every blocker kind it knows, writes nothing while blocked, then finalizes once they are cleared', async () => {
     const ev1 = await rc.evidence('ev-1');

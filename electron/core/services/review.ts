@@ -164,7 +164,8 @@ export function claimReviewStandings(ctx: ServiceContext, set: ClaimSet): ClaimR
   return claims.map((claim, i) => ({ claimId: claim.claim_id, decisionState: values[i]!.state, verdict: values[i]!.verdict, quorumTier: values[i]!.quorum?.tier ?? null }));
 }
 
-const CURSOR = /^(\d)\.(.+)$/s;
+/** A place: its urgency digit, a dot, then (to the end: `.+` with the s flag takes the rest) the claim id. */
+const CURSOR = /^(\d)\.(.+)/s;
 
 /**
  * review:page: a page of the review queue in its order (shared/ipc/reviewQueue.ts), filtered in

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVIEW_FILTER_IDS, type ClaimReviewSummary } from '../../../shared/ipc/channels/review';
 import type { Channel, RequestOf, ResponseOf } from '../../../shared/ipc/contract';
-import { reviewFilterCounts, reviewQueueView } from '../../../shared/ipc/reviewQueue';
+import { reviewFilterCounts, reviewQueueView, reviewUrgency } from '../../../shared/ipc/reviewQueue';
 import { ensureDemoCase } from '../demo';
 import { dispatch } from '../dispatch';
 import { handlers } from '../handlers';
@@ -95,6 +95,40 @@ describe('review:page', () => {
       expect(await raw('review:page', { after }), after).toMatchObject({ ok: false, error: { code: 'VALIDATION', issues: [{ path: ['after'] }] } });
     }
     expect(await raw('review:page', { filter: 'nobody' })).toMatchObject({ ok: false, error: { code: 'VALIDATION', issues: [{ path: ['filter'] }] } });
+    // A real place with anything before it is not a cursor either.
+    const place = (await call('review:page', { limit: 1 })).nextCursor!;
+    expect(await raw('review:page', { after: `x${place}` })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'VALIDATION',
+        message: 'review:page: after is not a place in your review queue; pass back the nextCursor of the page before',
+        issues: [{ path: ['after'], message: 'expected the nextCursor of the page before' }],
+      },
+    });
+  });
+
+  it('ends at the end of the queue, and a place before every shown claim starts at the first', async () => {
+    as('lena.k');
+    const whole = (await call('review:list', {})).items;
+    const all = reviewQueueView(whole, 'all');
+    // A page that reaches the last claim has no next page; the last claim's place has nothing after it.
+    const exact = await call('review:page', { limit: all.length });
+    expect(ids(exact.items)).toEqual(ids(all));
+    expect(exact.nextCursor).toBeNull();
+    const butLast = await call('review:page', { limit: all.length - 1 });
+    expect(butLast.nextCursor).not.toBeNull();
+    const tail = await call('review:page', { limit: 200, after: butLast.nextCursor! });
+    expect(ids(tail.items)).toEqual([all[all.length - 1]!.claimId]);
+    expect(tail.nextCursor).toBeNull();
+    const lastPlace = `${reviewUrgency(all[all.length - 1]!)}.${all[all.length - 1]!.claimId}`;
+    expect(await call('review:page', { limit: 200, after: lastPlace })).toEqual({ items: [], nextCursor: null });
+    // The first claim of the whole queue is not settled, so it comes before every settled claim:
+    // its place read under the settled filter starts that filter's queue at its first claim.
+    const settled = reviewQueueView(whole, 'settled');
+    expect(settled.length).toBeGreaterThan(1);
+    expect(ids(settled)).not.toContain(all[0]!.claimId);
+    const firstPlace = `${reviewUrgency(all[0]!)}.${all[0]!.claimId}`;
+    expect(ids((await call('review:page', { filter: 'settled', limit: 200, after: firstPlace })).items)).toEqual(ids(settled));
   });
 
   it('the graph’s claims carry where their review stands, as the queue says', async () => {
