@@ -75,6 +75,15 @@ describe('independentGroups', () => {
     // A copy link to an item that is not among these bindings changes nothing.
     expect(corroboration([repost]).independent).toBe(1);
   });
+
+  it('says why once per merge: a group shared by two items already merged as copies adds no second sentence', () => {
+    const vendor = item('vendor', 'acme-feed', 'https://vendor.example/report');
+    const repost = { ...item('repost', 'acme-feed', 'https://blog.example/post'), copies: [{ ref: 'vendor', why: 'near-same content (91% of shingles)' }] };
+    const [one, ...others] = independentGroupsExplained([vendor, repost]);
+    expect(others).toEqual([]);
+    // repost comes first (refs in order) and merges with vendor as its copy; vendor's group then joins nothing new.
+    expect(one!.why).toEqual(['repost is a probable copy of vendor: near-same content (91% of shingles)']);
+  });
 });
 
 describe('independence: properties', () => {
