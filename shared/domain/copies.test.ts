@@ -153,6 +153,11 @@ describe('judgeCopy', () => {
   it('refuses a signature of the wrong shape', () => {
     const bad: CopySignature = { shingles: 3, minhash: [1, 2, 3] };
     expect(() => judgeCopy(bad, copySignature(REPORT))).toThrow(/judgeCopy: not a 42x3 copy signature/);
+    // Each entry point names itself, whichever argument is wrong.
+    expect(() => judgeCopy(copySignature(REPORT), bad)).toThrow(/^judgeCopy: not a 42x3 copy signature \(3 values, 3 shingles\)/);
+    expect(() => bandKeys(bad)).toThrow(/^bandKeys: not a 42x3 copy signature/);
+    expect(() => encodeSignature(bad)).toThrow(/^encodeSignature: not a 42x3 copy signature/);
+    expect(() => bandKeys({ shingles: -1, minhash: copySignature(REPORT).minhash })).toThrow(/^bandKeys: not a 42x3 copy signature \(126 values, -1 shingles\)/);
   });
 });
 
