@@ -159,6 +159,16 @@ describe('judgeCopy', () => {
     expect(() => encodeSignature(bad)).toThrow(/^encodeSignature: not a 42x3 copy signature/);
     expect(() => bandKeys({ shingles: -1, minhash: copySignature(REPORT).minhash })).toThrow(/^bandKeys: not a 42x3 copy signature \(126 values, -1 shingles\)/);
   });
+
+  it('estimates containment from the agreeing minima and both texts\' sizes, and does not compare an empty text', () => {
+    const minhash = Array.from({ length: 126 }, (_, i) => i);
+    const half = minhash.map((v, i) => (i % 2 === 0 ? v : v + 1000));
+    // 63 of 126 minima agree: J = 0.5, |A∩B| = J·(|A|+|B|)/(1+J) = 0.5·200/1.5, over the shorter text's 100.
+    const judged = judgeCopy({ shingles: 100, minhash }, { shingles: 100, minhash: half });
+    expect(judged.jaccard).toBe(0.5);
+    expect(judged.containment).toBeCloseTo(2 / 3, 12);
+    expect(judgeCopy({ shingles: 0, minhash }, { shingles: 100, minhash })).toEqual({ probableCopy: false, jaccard: 0, containment: 0, reason: 'Not compared: one text has no words to compare.' });
+  });
 });
 
 describe('bandKeys', () => {
@@ -212,6 +222,9 @@ describe('encodeSignature / decodeSignature', () => {
     ['a bad shingle count', encodeSignature(copySignature(REPORT)).replace(/^mh1\.42x3\.\d+/, 'mh1.42x3.-4'), /shingle count "-4"/],
     ['a truncated body', encodeSignature(copySignature(REPORT)).slice(0, -4), /body is not 672 base64url characters/],
     ['a bad character', `${encodeSignature(copySignature(REPORT)).slice(0, -1)}=`, /body is not 672 base64url characters/],
+    // What is quoted back is cut short: a pasted document is not echoed whole into the error.
+    ['a long malformed text', `x${'y'.repeat(200)}`, /malformed signature "xyyyyyyyyyyyyyyyyyyyyyyy…" \(1 dot-separated parts, not 4\)/],
+    ['a long shingle count', encodeSignature(copySignature(REPORT)).replace(/^mh1\.42x3\.\d+/, `mh1.42x3.${'9'.repeat(40)}`), /shingle count "99999999999999999999" is not/],
   ])('refuses %s with a clear error', (_name, text, message) => {
     expect(() => decodeSignature(text)).toThrow(message);
     expect(() => decodeSignature(text)).toThrow(/^decodeSignature: .*recompute it with copySignature/);

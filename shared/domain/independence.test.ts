@@ -72,8 +72,11 @@ describe('independentGroups', () => {
     const repost = { ...item('repost', null, 'https://blog.example/post'), copies: [{ ref: 'vendor', why: 'near-same content (91% of shingles)' }] };
     expect(corroboration([vendor, repost])).toEqual({ all: 2, independent: 1 });
     expect(independentGroupsExplained([vendor, repost])[0]!.why).toEqual(['repost is a probable copy of vendor: near-same content (91% of shingles)']);
-    // A copy link to an item that is not among these bindings changes nothing.
+    // A copy link to an item that is not among these bindings changes nothing, and explains nothing.
     expect(corroboration([repost]).independent).toBe(1);
+    expect(independentGroupsExplained([repost])).toEqual([expect.objectContaining({ refs: ['repost'], why: [] })]);
+    // A shared group says which group, and with whom.
+    expect(independentGroupsExplained([item('a', 'edr', 's1'), item('b', 'edr', 's2')])[0]!.why).toEqual(['b shares independence group edr with a']);
   });
 
   it('says why once per merge: a group shared by two items already merged as copies adds no second sentence', () => {
