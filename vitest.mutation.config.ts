@@ -12,7 +12,7 @@ import MutationSequencer from './scripts/mutationSequencer';
  * documents, reach the store only through it, and under instrumentation one of them alone takes
  * over a minute, for every store mutant it covers.
  */
-export default mergeConfig(
+const config = mergeConfig(
   base,
   defineConfig({
     test: {
@@ -33,3 +33,10 @@ export default mergeConfig(
     },
   }),
 );
+
+// A part measured against its own tests (scripts/mutationScope.mjs PART_TESTS, set by
+// scripts/mutation.ts): these replace the suite's include list (mergeConfig would add to it).
+const partTests = process.env.ERWB_MUTATION_TESTS;
+if (partTests) config.test = { ...config.test, include: partTests.split(',') };
+
+export default config;

@@ -14,13 +14,15 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Stryker } from '@stryker-mutator/core';
-import { MUTATION_PARTS, NOT_MUTATED } from './mutationScope.mjs';
+import { MUTATION_PARTS, NOT_MUTATED, PART_TESTS } from './mutationScope.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 type Part = string;
 const PARTS: Part[] = Object.keys(MUTATION_PARTS);
 
 const reportDir = (part: Part): string => join(ROOT, 'reports', 'mutation', part);
+/** The tests a part is measured against (mutationScope.mjs), or undefined for the whole unit suite. */
+const testsOf = (part: Part): readonly string[] | undefined => PART_TESTS[part];
 
 /**
  * Stryker reuses a result when neither the mutant nor the tests covering it changed. A static
@@ -47,7 +49,11 @@ async function runPart(part: Part): Promise<void> {
   const files = MUTATION_PARTS[part] ?? [];
   const dropped = forgetStaticSurvivors(join(dir, 'incremental.json'));
   if (dropped > 0) process.stderr.write(`mutation: ${part}: ${dropped} static mutant(s) that survived before are tested again\n`);
-  process.stderr.write(`\nmutation: ${part} (${files.join(', ')})\n`);
+  const tests = testsOf(part);
+  process.stderr.write(`\nmutation: ${part} (${files.join(', ')})${tests ? `, tested by ${tests.join(', ')}` : ''}\n`);
+  // Read by vitest.mutation.config.ts in Stryker's test runner processes, which inherit it.
+  if (tests) process.env.ERWB_MUTATION_TESTS = tests.join(',');
+  else delete process.env.ERWB_MUTATION_TESTS;
   await new Stryker({
     configFile: join(ROOT, 'stryker.config.mjs'),
     mutate: [...files, ...NOT_MUTATED],
@@ -82,6 +88,8 @@ const noCounts = (): Counts => ({ Killed: 0, Timeout: 0, Survived: 0, NoCoverage
 interface PartRecord {
   part: Part;
   files: readonly string[];
+  /** The tests it was measured against, when not the whole unit suite. */
+  tests?: readonly string[];
   commit: string;
   finished: string;
   perFile: Record<string, Counts>;
@@ -111,7 +119,8 @@ function recordPart(part: Part, report: Report, finished: Date, commit: string):
     perFile[file] = counts;
   }
   alive.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
-  return { part, files: MUTATION_PARTS[part] ?? [], commit, finished: finished.toISOString(), perFile, alive };
+  const tests = testsOf(part);
+  return { part, files: MUTATION_PARTS[part] ?? [], ...(tests ? { tests } : {}), commit, finished: finished.toISOString(), perFile, alive };
 }
 
 /** Brings docs/mutation/<part>.json up to date with a report written since (a run of this script, or of Stryker directly). */

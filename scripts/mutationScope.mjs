@@ -27,6 +27,22 @@ export const MUTATION_PARTS = {
   'store-rows-fences': ['electron/core/store/{fence,replica,review}Rows.ts'],
 };
 
+/**
+ * The tests a part is measured against, where not the whole unit suite. Screening and copy
+ * detection run on every evidence any test case takes in, and their patterns and constants are
+ * static (built when the module loads), which Stryker cannot trace to the tests that read them:
+ * each such mutant would run the whole suite (40 s a mutant measured, eight hours for injection's
+ * 790). Their specification is the domain's own unit tests and the tests written for them (real-text
+ * screening rates, labelled copy pairs, the independence channels). A mutant only the rest of the
+ * suite would notice is then counted as surviving: the score can only come out lower, never higher.
+ */
+const DOMAIN_TESTS = 'shared/domain/**/*.test.ts';
+export const PART_TESTS = {
+  'domain-injection': [DOMAIN_TESTS, 'electron/testing/screeningRates.test.ts'],
+  'domain-copies': [DOMAIN_TESTS, 'electron/testing/copyPairs.test.ts', 'electron/core/services/independence.channels.test.ts'],
+  'domain-independence': [DOMAIN_TESTS, 'electron/core/services/independence.channels.test.ts', 'electron/core/services/claimStatus.property.test.ts'],
+};
+
 /** Never mutated: tests and their corpora, migrations (run once per file, tested as a whole), the worker's CLI. */
 export const NOT_MUTATED = [
   '!**/*.test.ts',
