@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countHidden, inertSegments } from './inertText';
+import { countHidden, inertSegments, labelHidden } from './inertText';
 
 describe('inertSegments', () => {
   it('keeps ordinary text, markup and whitespace as one literal segment', () => {
@@ -38,7 +38,28 @@ describe('inertSegments', () => {
     expect(rebuilt).toBe(content);
   });
 
+  it('puts no empty text between adjacent markers or before a leading one', () => {
+    const segments = inertSegments('\u202E\u200Bab\u2060');
+    expect(segments).toEqual([
+      { kind: 'hidden', codePoint: 'U+202E' },
+      { kind: 'hidden', codePoint: 'U+200B' },
+      { kind: 'text', text: 'ab' },
+      { kind: 'hidden', codePoint: 'U+2060' },
+    ]);
+    // Three markers among four segments: the count is of markers, not of segments or text.
+    expect(countHidden(segments)).toBe(3);
+    expect(countHidden(inertSegments('plain'))).toBe(0);
+  });
+
   it('returns nothing for empty content', () => {
     expect(inertSegments('')).toEqual([]);
+  });
+});
+
+describe('labelHidden', () => {
+  it('writes each hidden character as its bracketed label, as a report prints it', () => {
+    expect(labelHidden('invoice_\u202Efdp.exe')).toBe('invoice_[U+202E]fdp.exe');
+    expect(labelHidden(`a\u200B\u{E0041}b`)).toBe('a[U+200B][U+E0041]b');
+    expect(labelHidden('nothing hidden')).toBe('nothing hidden');
   });
 });
