@@ -160,6 +160,17 @@ describe('judgeCopy', () => {
     expect(() => bandKeys({ shingles: -1, minhash: copySignature(REPORT).minhash })).toThrow(/^bandKeys: not a 42x3 copy signature \(126 values, -1 shingles\)/);
   });
 
+  it('calls a copy at its thresholds exactly: 8 word pairs, 60% containment', () => {
+    const minhash = Array.from({ length: 126 }, (_, i) => i);
+    expect(judgeCopy({ shingles: 8, minhash }, { shingles: 8, minhash }).probableCopy).toBe(true);
+    expect(judgeCopy({ shingles: 7, minhash }, { shingles: 7, minhash })).toMatchObject({ probableCopy: false, reason: expect.stringMatching(/^Too short to call a copy: the shorter text has 7 distinct word pairs/) });
+    // 54 of 126 minima agree: J = 3/7, containment 2J/(1+J) = 0.6 exactly, at the threshold.
+    const fewer = minhash.map((v, i) => (i < 54 ? v : v + 1000));
+    const judged = judgeCopy({ shingles: 100, minhash }, { shingles: 100, minhash: fewer });
+    expect(judged.containment).toBe(0.6);
+    expect(judged).toMatchObject({ probableCopy: true, reason: expect.stringMatching(/^Near-same content/) });
+  });
+
   it('estimates containment from the agreeing minima and both texts\' sizes, and does not compare an empty text', () => {
     const minhash = Array.from({ length: 126 }, (_, i) => i);
     const half = minhash.map((v, i) => (i % 2 === 0 ? v : v + 1000));
