@@ -169,6 +169,12 @@ describe('judgeCopy', () => {
     const judged = judgeCopy({ shingles: 100, minhash }, { shingles: 100, minhash: fewer });
     expect(judged.containment).toBe(0.6);
     expect(judged).toMatchObject({ probableCopy: true, reason: expect.stringMatching(/^Near-same content/) });
+    // 18 of 126: J = 1/7, containment 0.25 exactly: shared passages, not merely different content.
+    const quarter = judgeCopy({ shingles: 100, minhash }, { shingles: 100, minhash: minhash.map((v, i) => (i < 18 ? v : v + 1000)) });
+    expect(quarter.containment).toBe(0.25);
+    expect(quarter).toMatchObject({ probableCopy: false, reason: expect.stringMatching(/^Shares some passages but is not a copy: about 25% .*, below the 60% needed\.$/) });
+    const less = judgeCopy({ shingles: 100, minhash }, { shingles: 100, minhash: minhash.map((v, i) => (i < 17 ? v : v + 1000)) });
+    expect(less).toMatchObject({ probableCopy: false, reason: expect.stringMatching(/^Different content: only about 2\d% /) });
   });
 
   it('estimates containment from the agreeing minima and both texts\' sizes, and does not compare an empty text', () => {
