@@ -177,6 +177,17 @@ describe('judgeCopy', () => {
     expect(less).toMatchObject({ probableCopy: false, reason: expect.stringMatching(/^Different content: only about 2\d% /) });
   });
 
+  it('tells an excerpt from an overlap at half the length, and the same content from near-same', () => {
+    const minhash = Array.from({ length: 126 }, (_, i) => i);
+    // 32 of 126 agree (J ≈ 0.25, under 0.4) between texts of 50 and 100 word pairs: containment over 0.6.
+    const some = minhash.map((v, i) => (i < 32 ? v : v + 1000));
+    expect(judgeCopy({ shingles: 50, minhash }, { shingles: 100, minhash: some }).reason).toMatch(/^Overlapping, not a copy: /);
+    expect(judgeCopy({ shingles: 49, minhash }, { shingles: 100, minhash: some }).reason).toMatch(/^Excerpt, not a copy: .* only about 49% as long as the other/);
+    // Every minimum agrees, but one text has a word pair more: near-same, not the same.
+    expect(judgeCopy({ shingles: 100, minhash }, { shingles: 101, minhash }).reason).toMatch(/^Near-same content: /);
+    expect(judgeCopy({ shingles: 100, minhash }, { shingles: 100, minhash }).reason).toMatch(/^Same content: /);
+  });
+
   it('estimates containment from the agreeing minima and both texts\' sizes, and does not compare an empty text', () => {
     const minhash = Array.from({ length: 126 }, (_, i) => i);
     const half = minhash.map((v, i) => (i % 2 === 0 ? v : v + 1000));

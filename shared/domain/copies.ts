@@ -163,6 +163,7 @@ export function judgeCopy(a: CopySignature, b: CopySignature): CopyJudgement {
       ? verdict(false, `Different content: only ${shared}.`)
       : verdict(false, `Shares some passages but is not a copy: ${shared}, below the ${pct(COPY_MIN_CONTAINMENT)} needed.`);
   }
+  // Stryker disable next-line EqualityOperator: J is a multiple of 1/126, never exactly 0.4, so < and <= agree.
   if (jaccard < COPY_MIN_JACCARD) {
     return smaller / larger < 0.5
       ? verdict(false, `Excerpt, not a copy: ${shared}, but it is only about ${pct(smaller / larger)} as long as the other; a quoted passage is left to the reviewer.`)
