@@ -181,7 +181,7 @@ describe('judgeCopy', () => {
     const minhash = Array.from({ length: 126 }, (_, i) => i);
     // 32 of 126 agree (J ≈ 0.25, under 0.4) between texts of 50 and 100 word pairs: containment over 0.6.
     const some = minhash.map((v, i) => (i < 32 ? v : v + 1000));
-    expect(judgeCopy({ shingles: 50, minhash }, { shingles: 100, minhash: some }).reason).toMatch(/^Overlapping, not a copy: /);
+    expect(judgeCopy({ shingles: 50, minhash }, { shingles: 100, minhash: some })).toMatchObject({ probableCopy: false, reason: expect.stringMatching(/^Overlapping, not a copy: about 6\d% .*, but only 25% of the word pairs of both texts together are shared \(40% needed\)\.$/) });
     expect(judgeCopy({ shingles: 49, minhash }, { shingles: 100, minhash: some }).reason).toMatch(/^Excerpt, not a copy: .* only about 49% as long as the other/);
     // Every minimum agrees, but one text has a word pair more: near-same, not the same.
     expect(judgeCopy({ shingles: 100, minhash }, { shingles: 101, minhash }).reason).toMatch(/^Near-same content: /);
