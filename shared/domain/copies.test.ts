@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  bandBuckets,
   bandHitProbability,
   bandKeys,
   COPY_BANDS,
@@ -226,6 +227,19 @@ describe('bandKeys', () => {
   });
 });
 
+describe('bandBuckets', () => {
+  it('gives band b the integer b·2³² plus its band key\'s 32-bit hash', () => {
+    const sig = copySignature(REPORT);
+    const keys = bandKeys(sig);
+    const buckets = bandBuckets(sig);
+    expect(buckets).toHaveLength(COPY_BANDS);
+    for (const [band, bucket] of buckets.entries()) {
+      expect(Math.floor(bucket / 2 ** 32)).toBe(band);
+      expect((bucket % 2 ** 32).toString(16).padStart(8, '0')).toBe(keys[band]!.slice(4));
+    }
+  });
+});
+
 describe('encodeSignature / decodeSignature', () => {
   it('round-trips', () => {
     for (const text of [REPORT, OTHER, '']) {
@@ -273,6 +287,14 @@ describe('judgeCopyBetween: reports by wording, machine records only when identi
     const verdict = judgeCopyBetween(a, b);
     expect(verdict.probableCopy).toBe(false);
     expect(verdict.reason).toContain('separate observations unless identical');
+  });
+
+  it.each(['telemetry', 'log_record', 'forensic_artifact', 'tool_result'])('a %s is a machine record: near-same is not a copy', (kind) => {
+    const a = party(kind, edr('HOST-FS01', 9));
+    const b = party('vendor_report', edr('HOST-FS02', 11));
+    expect(judgeCopy(a.signature, b.signature).probableCopy).toBe(true);
+    expect(judgeCopyBetween(a, b).probableCopy).toBe(false);
+    expect(judgeCopyBetween(b, a).probableCopy).toBe(false);
   });
 
   it('the same record exported twice is a copy, and so is a re-headed report', () => {
