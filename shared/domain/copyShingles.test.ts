@@ -58,19 +58,24 @@ describe('contentSentences', () => {
 
   it('drops function words from every part of the list, and single letters but not single digits', () => {
     expect(contentSentences('about can herself nor some up yours additionally payload')).toEqual([['payload']]);
-    expect(contentSentences('s 5 x payload')).toEqual([['5', 'payload']]);
+    expect(contentSentences('s 5 x 0 9 payload')).toEqual([['5', '0', '9', 'payload']]);
+  });
+
+  it('gives no empty sentence for text, or a sentence, of function words only', () => {
+    expect(contentSentences('')).toEqual([]);
+    expect(contentSentences('The. It was. alpha beta. It is')).toEqual([['alpha', 'beta']]);
   });
 
   it('strips plurals, -ed, -ing, -ly and a final -e, leaving short words, identifiers and -ss/-us/-is alone', () => {
     const stems = Object.fromEntries(
-      'policies ties classes files status analysis bus pass running sing encrypted bed quickly fly delete deleted x7 v2.0 abc mice'
+      'policies ties classes files status analysis bus pass running sing encrypted bed quickly fly delete deleted x7 v2.0 abc mice dns c2servers'
         .split(' ')
         .map((w) => [w, contentSentences(w)[0]?.[0]]),
     );
     expect(stems).toEqual({
       policies: 'policy', ties: 'tie', classes: 'class', files: 'file', status: 'status', analysis: 'analysis', bus: 'bus', pass: 'pass',
       running: 'runn', sing: 'sing', encrypted: 'encrypt', bed: 'bed', quickly: 'quick', fly: 'fly', delete: 'delet', deleted: 'delet',
-      x7: 'x7', 'v2.0': 'v2.0', abc: 'abc', mice: 'mice',
+      x7: 'x7', 'v2.0': 'v2.0', abc: 'abc', mice: 'mice', dns: 'dns', c2servers: 'c2servers',
     });
   });
 });
