@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSentences } from './copyShingles';
+import { contentSentences, copyShingles } from './copyShingles';
 
 // What copy detection reads of a text (copies.ts takes its signature over these sentences' word
 // pairs): the envelope and markup a feed or mailbox adds are not content, identifiers stay whole,
@@ -68,7 +68,7 @@ describe('contentSentences', () => {
 
   it('strips plurals, -ed, -ing, -ly and a final -e, leaving short words, identifiers and -ss/-us/-is alone', () => {
     const stems = Object.fromEntries(
-      'policies ties classes files status analysis bus pass running sing encrypted bed quickly fly delete deleted x7 v2.0 abc mice dns c2servers'
+      'policies ties classes files status analysis bus pass running sing encrypted bed quickly fly delete deleted x7 v2.0 abc mice dns c2servers bring shed holy'
         .split(' ')
         .map((w) => [w, contentSentences(w)[0]?.[0]]),
     );
@@ -76,6 +76,16 @@ describe('contentSentences', () => {
       policies: 'policy', ties: 'tie', classes: 'class', files: 'file', status: 'status', analysis: 'analysis', bus: 'bus', pass: 'pass',
       running: 'runn', sing: 'sing', encrypted: 'encrypt', bed: 'bed', quickly: 'quick', fly: 'fly', delete: 'delet', deleted: 'delet',
       x7: 'x7', 'v2.0': 'v2.0', abc: 'abc', mice: 'mice', dns: 'dns', c2servers: 'c2servers',
+      bring: 'bring', shed: 'shed', holy: 'holy',
     });
+  });
+});
+
+describe('copyShingles', () => {
+  it('gives a one-word sentence one shingle of its own, and a pair of words one unordered shingle', () => {
+    expect(copyShingles('payload').size).toBe(1);
+    expect(copyShingles('payload')).not.toEqual(copyShingles('dropper'));
+    expect(copyShingles('loader dll').size).toBe(1);
+    expect(copyShingles('loader dll')).toEqual(copyShingles('dll loader'));
   });
 });
