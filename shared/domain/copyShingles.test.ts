@@ -25,8 +25,9 @@ describe('contentSentences', () => {
     expect(contentSentences('config fwd: enabled')).toEqual([['config', 'fwd', 'enabl']]);
   });
 
-  it('reads named, decimal and hex character references as spaces', () => {
+  it('reads markup tags and named, decimal and hex character references as spaces', () => {
     expect(contentSentences('alpha&amp;beta&#39;gamma&#x27;delta')).toEqual([['alpha', 'beta', 'gamma', 'delta']]);
+    expect(contentSentences('alpha<br>beta <b>gamma</b>delta')).toEqual([['alpha', 'beta', 'gamma', 'delta']]);
   });
 
   it('splits sentences at . ! ? ; before a space and at blank lines, keeping identifiers whole', () => {
