@@ -87,6 +87,21 @@ describe('independentGroups', () => {
     // repost comes first (refs in order) and merges with vendor as its copy; vendor's group then joins nothing new.
     expect(one!.why).toEqual(['repost is a probable copy of vendor: near-same content (91% of shingles)']);
   });
+
+  it('orders refs and groups by code unit, whatever order the items came in', () => {
+    const refs = ['d', 'c', 'b', 'a', 'B', 'A', '10', '9'];
+    expect(independentGroups(refs.map((r) => item(r, null)))).toEqual([['10'], ['9'], ['A'], ['B'], ['a'], ['b'], ['c'], ['d']]);
+    expect(independentGroups(refs.map((r) => item(r, 'g')))).toEqual([['10', '9', 'A', 'B', 'a', 'b', 'c', 'd']]);
+  });
+
+  it('names the first group and the first copy in order when one merge has several reasons', () => {
+    // b is in g2 and g1 (bound twice), both first taken by a: the sentence names g1.
+    const groups = [item('a', 'g1'), item('a', 'g2'), item('b', 'g2'), item('b', 'g1')];
+    expect(independentGroupsExplained(groups)[0]!.why).toEqual(['b shares independence group g1 with a']);
+    // c is a probable copy of b and of a, already one source: the sentence names a.
+    const copies = [item('a', 'g'), item('b', 'g'), { ...item('c', null), copies: [{ ref: 'b', why: 'near-same' }, { ref: 'a', why: 'near-same' }] }];
+    expect(independentGroupsExplained(copies)[0]!.why).toEqual(['b shares independence group g with a', 'c is a probable copy of a: near-same']);
+  });
 });
 
 describe('independence: properties', () => {
