@@ -94,6 +94,22 @@ describe('independentGroups', () => {
     expect(independentGroups(refs.map((r) => item(r, 'g')))).toEqual([['10', '9', 'A', 'B', 'a', 'b', 'c', 'd']]);
   });
 
+  it('a cluster counted under another group joins it in ref order, and says so in the plural for several refs', () => {
+    // {a, c} (group g) takes s; b traces to s only and joins it, between a and c.
+    expect(independentGroups([item('a', 'g', 's'), item('b', null, 's'), item('c', 'g', 's')])).toEqual([['a', 'b', 'c']]);
+    const [one] = independentGroupsExplained([item('a', null, 's1'), item('b', 'g', 's1'), item('c', 'g', 's1')]);
+    expect(one!.why).toEqual(['c shares independence group g with b', 'b, c trace only to sources already counted (s1)']);
+  });
+
+  it('counts an item for its first source in order, and shows source names without their namespace', () => {
+    expect(independentGroupsExplained([item('x', null, 's2', 's1')])[0]!.source).toBe('s1');
+    expect(independentGroupsExplained([item('a', null, 'my-source:1'), item('b', null, 'source:feed'), item('logs:1', null)]).map((g) => g.source)).toEqual([
+      'my-source:1',
+      'feed',
+      'item:logs:1',
+    ]);
+  });
+
   it('names the first group and the first copy in order when one merge has several reasons', () => {
     // b is in g2 and g1 (bound twice), both first taken by a: the sentence names g1.
     const groups = [item('a', 'g1'), item('a', 'g2'), item('b', 'g2'), item('b', 'g1')];
