@@ -14,8 +14,9 @@ const MARKUP_TAG = /<\/?[a-z!?][^<>]{0,300}>/gi;
 const HTML_ENTITY = /&(?:[a-z]{2,8}|#\d{1,6}|#x[0-9a-f]{1,5});/gi;
 // One pass over the text: a match is either a word (group 1) or a sentence end. A sentence ends at
 // . ! ? ; followed by space (the last of a run such as "?!"; the text's end ends one anyway), or at a
-// blank line; dots inside "docs.google.com" or "2.0" do not end one. Identifiers stay whole: "60.10.1.118", "docs.google.com", "gwx@123" are one token each, so
-// a list of addresses does not turn into dozens of generic number pairs.
+// blank line; dots inside "docs.google.com" or "2.0" do not end one. Identifiers stay whole:
+// "60.10.1.118", "docs.google.com", "gwx@123" are one token each, so a list of addresses does not
+// turn into dozens of generic number pairs.
 const TOKEN = /([\p{L}\p{N}]+(?:[._@:/][\p{L}\p{N}]+)*)|[.!?;](?=\s)|\n\s*\n/gu;
 // The same tokens when every letter and digit is ASCII (after lower-casing, \p{L} is then [a-z]
 // and \p{N} is [0-9]; curly quotes and dashes are neither), without the Unicode property lookups
