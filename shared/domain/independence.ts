@@ -141,12 +141,9 @@ export function independentGroupsExplained(items: readonly CorroborationItem[]):
     g.refs.push(...c.refs);
     g.why.push(...c.why, `${c.refs.join(', ')} ${c.refs.length === 1 ? 'traces' : 'trace'} only to sources already counted (${c.sources.map(display).join(', ')})`);
   });
-  return (
-    [...groups.values()]
-      .map((g) => ({ ...g, refs: g.refs.sort(compare) }))
-      // Stryker disable next-line MethodExpression: an unmatched cluster cannot come before the group it joins (its source's holder could then have moved to let it in), so this order holds already; kept so the output's order is stated.
-      .sort((a, b) => compare(a.refs[0]!, b.refs[0]!))
-  );
+  const sorted = [...groups.values()].map((g) => ({ ...g, refs: g.refs.sort(compare) }));
+  // Stryker disable next-line MethodExpression: an unmatched cluster cannot come before the group it joins (its source's holder could then have moved to let it in), so this order holds already; kept so the output's order is stated.
+  return sorted.sort((a, b) => compare(a.refs[0]!, b.refs[0]!));
 }
 
 /** Partition of the distinct refs into independent groups (see independentGroupsExplained). */
@@ -162,10 +159,10 @@ export function corroboration(items: readonly CorroborationItem[]): Corroboratio
 class UnionFind {
   private readonly parent = new Map<string, string>();
 
-  /** A ref never joined is its own root. */
+  /** A ref never joined is its own root. A root has no parent entry: union and compression never point a ref at itself. */
   find(x: string): string {
     let root = x;
-    for (let p = this.parent.get(root); p !== undefined && p !== root; p = this.parent.get(root)) root = p;
+    for (let p = this.parent.get(root); p !== undefined; p = this.parent.get(root)) root = p;
     // Path compression keeps repeated finds near O(1) on long copy chains.
     // Stryker disable next-line ConditionalExpression: compression changes no root, only how fast the next find is.
     for (let cur = x; cur !== root; ) {
