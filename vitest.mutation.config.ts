@@ -37,6 +37,6 @@ const config = mergeConfig(
 // A part measured against its own tests (scripts/mutationScope.mjs PART_TESTS, set by
 // scripts/mutation.ts): these replace the suite's include list (mergeConfig would add to it).
 const partTests = process.env.ERWB_MUTATION_TESTS;
-if (partTests) config.test = { ...config.test, include: partTests.split(',') };
+if (partTests) config.test = { ...config.test, include: JSON.parse(partTests) as string[] };
 
 export default config;

@@ -51,8 +51,9 @@ async function runPart(part: Part): Promise<void> {
   if (dropped > 0) process.stderr.write(`mutation: ${part}: ${dropped} static mutant(s) that survived before are tested again\n`);
   const tests = testsOf(part);
   process.stderr.write(`\nmutation: ${part} (${files.join(', ')})${tests ? `, tested by ${tests.join(', ')}` : ''}\n`);
-  // Read by vitest.mutation.config.ts in Stryker's test runner processes, which inherit it.
-  if (tests) process.env.ERWB_MUTATION_TESTS = tests.join(',');
+  // Read by vitest.mutation.config.ts in Stryker's test runner processes, which inherit it. JSON,
+  // since a glob's braces hold commas.
+  if (tests) process.env.ERWB_MUTATION_TESTS = JSON.stringify(tests);
   else delete process.env.ERWB_MUTATION_TESTS;
   await new Stryker({
     configFile: join(ROOT, 'stryker.config.mjs'),
