@@ -298,7 +298,9 @@ describe('judgeCopyBetween: reports by wording, machine records only when identi
   });
 
   it('the same record exported twice is a copy, and so is a re-headed report', () => {
-    expect(judgeCopyBetween(party('log_record', edr('HOST-FS01', 9)), party('log_record', edr('HOST-FS01', 9))).probableCopy).toBe(true);
+    const twice = judgeCopyBetween(party('log_record', edr('HOST-FS01', 9)), party('log_record', edr('HOST-FS01', 9)));
+    expect(twice).toMatchObject({ probableCopy: true, jaccard: 1, containment: 1 });
+    expect(twice.reason).toBe('Identical content: the same machine record, exported twice.');
     const report = edr('HOST-FS01', 9);
     expect(judgeCopyBetween(party('vendor_report', report), party('threat_intel', `Subject: FWD\n\n${report}`)).probableCopy).toBe(true);
     // A report quoting a machine record word for word but with a header is not the same record.

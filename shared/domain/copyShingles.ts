@@ -63,8 +63,9 @@ export function contentSentences(content: string): string[][] {
     if (word === undefined) {
       if (tokens.length > 0) sentences.push(tokens);
       tokens = [];
-    } else if (!STOP_WORDS.has(word) && (word.length > 1 || (word >= '0' && word <= '9'))) {
-      // Single letters ("s" of "google's", list markers) carry nothing; single digits do.
+    } else if (!STOP_WORDS.has(word) && (word.length > 1 || word <= '9')) {
+      // Single letters ("s" of "google's", list markers) carry nothing; single digits do. A
+      // one-character token is a letter or a digit, and only ASCII digits sort at or below "9".
       tokens.push(stem(word));
     }
   }
@@ -97,8 +98,8 @@ function stem(word: string): string {
   // digit or identifier punctuation, and such tokens are left alone.
   for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) < 0x61) return word;
   let w = word;
+  // "-sses" needs no rule of its own: "classes" loses its -s here and its final -e below.
   if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
-  else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
   if (w.endsWith('ing') && w.length > 5) w = w.slice(0, -3);
   else if (w.endsWith('ed') && w.length > 4) w = w.slice(0, -2);
