@@ -48,15 +48,6 @@ const loadRevision = (db: CaseDb, target: string | undefined): RevisionStateRow 
         | undefined)
     : undefined;
 
-
-
-
-
-
-
-
-
-
 export const CORE_STATE_CHECKS: readonly StateCheck[] = [
   {
     name: 'evidence validity context',

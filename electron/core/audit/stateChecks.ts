@@ -69,7 +69,6 @@ export interface StateCheck {
   check(db: CaseDb, r: ReceiptFacts, target: string): string | null;
 }
 
-
 /**
  * A check of the case as a whole, run once after the chain verified: rows whose every write is
  * receipted somewhere, but not by one receipt a per-receipt check could hold them to.
