@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
+import { copyFileSync } from 'node:fs';
 import type { SigningKey } from '../core/audit/keys';
 import { chainHash, GENESIS_HASH, receiptHashBody, signedMessage, type ReceiptRow } from '../core/audit/receipts';
+import { StoredReceiptFacts } from '../core/audit/stateChecks';
 import type { Seat } from '../core/session';
 import { createReviewCase } from './reviewCase';
 import { TEST_PASSPHRASE, testKeyOf } from './testCase';
@@ -57,6 +59,29 @@ export function openAsAttacker(path: string): Database.Database {
 }
 
 export const allReceipts = (db: Database.Database): ReceiptRow[] => db.prepare('SELECT * FROM audit_receipt ORDER BY seq').all() as ReceiptRow[];
+
+/** A copy of the case file beside it, edited as an attacker would; returns the copy's path. */
+export function tamperedCopy(path: string, edit: (db: Database.Database) => void): string {
+  const copy = `${path}.${Math.random().toString(36).slice(2)}.sqlite`;
+  copyFileSync(path, copy);
+  const db = openAsAttacker(copy);
+  try {
+    edit(db);
+  } finally {
+    db.close();
+  }
+  return copy;
+}
+
+/** The facts verify hands the state checks for the latest receipt of `action` naming `target`. */
+export function receiptFacts(db: Database.Database, action: string, target: string): StoredReceiptFacts {
+  const row = allReceipts(db)
+    .filter((r) => r.action === action && (JSON.parse(r.targets) as string[]).includes(target))
+    .at(-1);
+  if (!row) throw new Error(`no ${action} receipt names ${target}`);
+  const artifacts = JSON.parse(row.artifact_digests) as Record<string, string>;
+  return new StoredReceiptFacts(row.seq, row.at, true, row.action, row.actor, JSON.parse(row.targets) as string[], row.body, row.post_state_fp, artifacts);
+}
 
 /**
  * Recomputes prev_hash and hash from `fromSeq` to the end, keeping the signatures: what anyone can

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { CORE_STATE_CHECKS } from './coreStateChecks';
-import { StateCollector, StoredReceiptFacts } from './stateChecks';
 import { verifyCaseFile } from './verifyFile';
 import { createReviewCase } from '../../testing/reviewCase';
-import { allReceipts, openAsAttacker } from '../../testing/tamper';
+import { openAsAttacker, receiptFacts, tamperedCopy } from '../../testing/tamper';
 
 /**
  * What each core state check says, where the tamper suites (contextTamper, tamper) reach it only
@@ -42,30 +40,13 @@ beforeAll(async () => {
 const COMPLETE = { supportedByQuote: true, contradictingEvidence: false, sourceQualityMatchesClaim: true, outdated: false, marketingOrForum: false };
 afterAll(() => base.cleanup());
 
-const tampered = (edit: (db: Database.Database) => void): string => {
-  const path = `${base.path}.${Math.random().toString(36).slice(2)}.sqlite`;
-  copyFileSync(base.path, path);
-  const db = openAsAttacker(path);
-  edit(db);
-  db.close();
-  return path;
-};
+const tampered = (edit: (db: Database.Database) => void): string => tamperedCopy(base.path, edit);
 
 const check = (name: string) => {
   const found = CORE_STATE_CHECKS.find((c) => c.name === name);
   if (!found) throw new Error(`no state check named ${name}`);
   return found;
 };
-
-/** The facts verify hands the checks for the latest receipt of `action` naming `target`. */
-function factsOf(db: Database.Database, action: string, target: string): StoredReceiptFacts {
-  const row = allReceipts(db)
-    .filter((r) => r.action === action && (JSON.parse(r.targets) as string[]).includes(target))
-    .at(-1);
-  if (!row) throw new Error(`no ${action} receipt names ${target}`);
-  const artifacts = JSON.parse(row.artifact_digests) as Record<string, string>;
-  return new StoredReceiptFacts(row.seq, row.at, true, row.action, row.actor, JSON.parse(row.targets) as string[], row.body, row.post_state_fp, artifacts);
-}
 
 describe('core state checks say what was edited', () => {
   it('the untouched case verifies', async () => {
@@ -137,31 +118,10 @@ describe('core state checks say what was edited', () => {
     const db = openAsAttacker(tampered((d) => d.prepare('DELETE FROM evidence_revision WHERE revision_id = ?').run(base.validated)));
     try {
       const target = `revision:${base.validated}`;
-      const ingest = factsOf(db, 'evidence:ingest', target);
+      const ingest = receiptFacts(db, 'evidence:ingest', target);
       expect(check('evidence content').check(db, ingest, target)).toBe(`${target} is missing`);
-      const moved = factsOf(db, 'evidence:transition', target);
+      const moved = receiptFacts(db, 'evidence:transition', target);
       expect(check('evidence state').check(db, moved, target)).toBe(`${target} is missing`);
-    } finally {
-      db.close();
-    }
-  });
-});
-
-describe('a receipt no check understands', () => {
-  it('hides the older receipts about its target: the target is counted unchecked, never guessed', () => {
-    const db = openAsAttacker(tampered(() => undefined));
-    try {
-      const target = `revision:${base.validated}`;
-      const collector = new StateCollector(db, CORE_STATE_CHECKS);
-      const moved = factsOf(db, 'evidence:transition', target);
-      collector.observe(moved, true);
-      // A later build's action about the same revision, recording a state this build cannot recompute.
-      const later = new StoredReceiptFacts(moved.seq + 1, moved.at, true, 'plugin:annotate', 'admin', [target], '{}', 'f'.repeat(64), {});
-      collector.observe(later, false);
-      collector.finish(moved.seq + 1, false);
-      expect([collector.checked, collector.unchecked]).toEqual([1, 0]);
-      collector.finish(moved.seq + 1, true);
-      expect(collector.unchecked).toBe(1);
     } finally {
       db.close();
     }

@@ -185,7 +185,7 @@ export class StateCollector {
         else this.firstBreak = { seq: length + 1, reason: `${c.name}: ${problem}: it was changed without a receipt, or receipts were removed from the end of the chain` };
       }
     }
-    return this.firstBreak && this.firstBreak.seq <= length + 1 ? this.firstBreak : null;
+    return this.firstBreak;
   }
 
   /** The first row of a receipted table that no receipt names, if any. */
