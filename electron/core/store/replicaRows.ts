@@ -199,11 +199,12 @@ export function applyImages(db: CaseDb, images: readonly RowImage[]): void {
     const t = shapes.get(image.t);
     if (!t) throw new Error(`a row image names table ${image.t}, which this case file does not replicate`);
     if (image.k.length !== t.key.length) throw new Error(`a row image of ${t.name} has a key of ${image.k.length} values, not ${t.key.length}`);
-    const present = statement(`SELECT * FROM ${quote(t.name)} WHERE ${whereKey(t)}`).get(...image.k) as Record<string, unknown> | undefined;
     if (image.r === null) {
-      if (present) statement(`DELETE FROM ${quote(t.name)} WHERE ${whereKey(t)}`).run(...image.k);
+      // A row already gone is deleted by nobody: the statement then changes nothing.
+      statement(`DELETE FROM ${quote(t.name)} WHERE ${whereKey(t)}`).run(...image.k);
       continue;
     }
+    const present = statement(`SELECT * FROM ${quote(t.name)} WHERE ${whereKey(t)}`).get(...image.k) as Record<string, unknown> | undefined;
     const unknown = Object.keys(image.r).filter((c) => !t.columns.includes(c));
     if (unknown.length > 0) throw new Error(`a row image of ${t.name} has columns this case file does not: ${unknown.join(', ')}`);
     if (!present) {
