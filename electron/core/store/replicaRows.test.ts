@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { allImages, applyImages, replicatedTables } from './replicaRows';
+import { allImages, applyImages, ensureCapture, isCapturing, lastSynced, noteServerSeq, replicatedTables, serverSeq, startCapture } from './replicaRows';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 
@@ -70,5 +70,43 @@ describe('applying row images', () => {
     expect(rows()).toEqual(before.filter((k) => k !== 'description'));
     apply([{ ...meta, r: null }]);
     expect(rows()).toEqual(before.filter((k) => k !== 'description'));
+  });
+});
+
+describe('capturing writes', () => {
+  let tc: TestCase;
+  beforeEach(async () => {
+    tc = await createTestCase();
+  });
+  afterEach(() => tc.cleanup());
+
+  const captureTriggers = () => tc.session.db().prepare(`SELECT COUNT(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'replica\\_%' ESCAPE '\\'`).pluck().get() as number;
+  const dirty = () => tc.session.db().prepare('SELECT tbl FROM replica_dirty ORDER BY change_id').pluck().all() as string[];
+
+  it('a case that is no replica gets no capture triggers', () => {
+    ensureCapture(tc.session.db());
+    expect(isCapturing(tc.session.db())).toBe(false);
+    expect(captureTriggers()).toBe(0);
+  });
+
+  it('a replica records every insert and delete of a replicated row, under the key older replicas carry', async () => {
+    const db = tc.session.db();
+    startCapture(db);
+    expect(db.prepare('SELECT key FROM replica_state').pluck().all()).toEqual(['capturing']);
+    expect(captureTriggers()).toBe(3 * replicatedTables(db).length);
+    await tc.call('evidence:ingest', ingestRequest('ev-a'));
+    expect(dirty()).toContain('evidence_revision');
+    db.prepare(`DELETE FROM replica_dirty`).run();
+    db.prepare(`DELETE FROM case_meta WHERE key = 'description'`).run();
+    expect(dirty()).toEqual(['case_meta']);
+  });
+
+  it('remembers the seq it last agreed on with the server, and when', () => {
+    const db = tc.session.db();
+    expect([serverSeq(db), lastSynced(db)]).toEqual([0, null]);
+    const before = Date.now();
+    noteServerSeq(db, 42);
+    expect(serverSeq(db)).toBe(42);
+    expect(Date.parse(lastSynced(db)!)).toBeGreaterThanOrEqual(before - 1000);
   });
 });
