@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { allImages, applyImages, ensureCapture, isCapturing, lastSynced, noteServerSeq, replicatedTables, serverSeq, startCapture } from './replicaRows';
+import { allImages, applyImages, ensureCapture, isCapturing, lastSynced, noteServerSeq, pendingMark, recordPending, replicatedTables, serverSeq, startCapture } from './replicaRows';
 import { ingestRequest } from '../../testing/fixtures/evidence';
+import { CAST } from '../../testing/reviewCase';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 
 describe('the tables a replica carries, and the key of each row', () => {
@@ -108,5 +109,34 @@ describe('capturing writes', () => {
     noteServerSeq(db, 42);
     expect(serverSeq(db)).toBe(42);
     expect(Date.parse(lastSynced(db)!)).toBeGreaterThanOrEqual(before - 1000);
+  });
+});
+
+describe('provisional actions', () => {
+  it('keep their request to take again on a newer head, except one holding a passphrase, at any depth', async () => {
+    const tc = await createTestCase();
+    try {
+      const db = tc.session.db();
+      startCapture(db);
+      // Receipts written after the mark (an ingest through the channels), then the request under test recorded for them.
+      let n = 0;
+      const kept = async (request: unknown): Promise<unknown> => {
+        const mark = pendingMark(db)!;
+        await tc.call('evidence:ingest', ingestRequest(`ev-${(n += 1)}`));
+        db.prepare('DELETE FROM replica_pending').run();
+        recordPending(db, mark, { actor: 'admin', channel: 'actor:create', request });
+        const row = db.prepare('SELECT request FROM replica_pending').pluck().get() as string | null;
+        return row === null ? null : JSON.parse(row);
+      };
+      expect(await kept({ actorId: 'bob', role: 'analyst' })).toEqual({ actorId: 'bob', role: 'analyst' });
+      expect(await kept({ actorId: 'bob', passphrase: 'correct horse' })).toBeNull();
+      expect(await kept({ actorId: 'bob', admin: { actorId: 'eve', newPassphrase: 'battery staple' } })).toBeNull();
+      // Through the channels: a reviewer created with a passphrase is shown to its author to redo, never kept.
+      db.prepare('DELETE FROM replica_pending').run();
+      await tc.call('actor:create', CAST[0]);
+      expect(db.prepare('SELECT channel, request FROM replica_pending').all()).toEqual([{ channel: 'actor:create', request: null }]);
+    } finally {
+      tc.cleanup();
+    }
   });
 });
