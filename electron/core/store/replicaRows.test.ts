@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { allImages, applyImages, ensureCapture, isCapturing, lastSynced, noteServerSeq, pendingMark, recordPending, replicatedTables, serverSeq, startCapture } from './replicaRows';
+import { allImages, applyImages, dirtyImages, ensureCapture, forgetDirty, isCapturing, lastSynced, noteServerSeq, pendingMark, recordPending, replicatedTables, serverSeq, startCapture } from './replicaRows';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { CAST } from '../../testing/reviewCase';
 import { createTestCase, type TestCase } from '../../testing/testCase';
@@ -61,6 +61,16 @@ describe('applying row images', () => {
     expect(() => apply([{ t: 'actor', k: [1], r: { actor_id: 'admin', shoe_size: 44 } }])).toThrow('a row image of actor has columns this case file does not: shoe_size');
   });
 
+  it('an image of a row present changes only what differs, and an identical one nothing', () => {
+    const db = tc.session.db();
+    const name = allImages(db).find((i) => i.t === 'case_meta' && i.r?.key === 'name')!;
+    const value = () => db.prepare(`SELECT value FROM case_meta WHERE key = 'name'`).pluck().get();
+    apply([{ ...name, r: { ...name.r, value: 'Renamed on the other machine' } }]);
+    expect(value()).toBe('Renamed on the other machine');
+    apply([{ ...name, r: { ...name.r, value: 'Renamed on the other machine' } }]);
+    expect(value()).toBe('Renamed on the other machine');
+  });
+
   it('an image of no row deletes the row, and one of a row already gone changes nothing', () => {
     const db = tc.session.db();
     const meta = allImages(db).find((i) => i.t === 'case_meta' && i.r?.key === 'description')!;
@@ -97,9 +107,15 @@ describe('capturing writes', () => {
     expect(captureTriggers()).toBe(3 * replicatedTables(db).length);
     await tc.call('evidence:ingest', ingestRequest('ev-a'));
     expect(dirty()).toContain('evidence_revision');
-    db.prepare(`DELETE FROM replica_dirty`).run();
+    // A push sends the rows captured so far and forgets them once the server has them.
+    const last = db.prepare('SELECT MAX(change_id) FROM replica_dirty').pluck().get() as number;
+    const sent = dirtyImages(db);
+    expect(sent.throughChange).toBe(last);
+    expect(sent.images.map((i) => i.t)).toContain('evidence_revision');
     db.prepare(`DELETE FROM case_meta WHERE key = 'description'`).run();
+    forgetDirty(db, sent.throughChange);
     expect(dirty()).toEqual(['case_meta']);
+    expect(dirtyImages(db).images).toEqual([{ t: 'case_meta', k: expect.any(Array) as unknown, r: null }]);
   });
 
   it('remembers the seq it last agreed on with the server, and when', () => {
