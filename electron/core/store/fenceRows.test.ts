@@ -3,6 +3,7 @@ import { ancestorFences, ancestorRevisions, derivedRevisions, descendantRevision
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 import { openAsAttacker, tamperedCopy } from '../../testing/tamper';
+import { ACTORS, addActors, validatedRevision } from '../../testing/workerScenario';
 
 let tc: TestCase;
 beforeEach(async () => {
@@ -35,5 +36,23 @@ describe('fence rows', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('walks PROV derivations across lineages: ancestors of each revision, descendants, direct derivations', async () => {
+    await addActors(tc);
+    const a = await validatedRevision(tc, 'ev-a');
+    const b = await validatedRevision(tc, 'ev-b');
+    const c = await validatedRevision(tc, 'ev-c');
+    tc.as(ACTORS.analyst);
+    const edges = [
+      { type: 'wasDerivedFrom', from: `rev:${b}`, to: `rev:${a}` },
+      { type: 'wasDerivedFrom', from: `rev:${c}`, to: `rev:${b}` },
+    ] as const;
+    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', edges: [...edges] });
+    const db = tc.session.db();
+    expect(ancestorRevisions(db, [a, b, c])).toEqual(new Map([[b, [a]], [c, [a, b]]]));
+    expect(descendantRevisions(db, [a])).toEqual([b, c]);
+    // Direct derivations stop at the first revision: c is b's, not a's.
+    expect(derivedRevisions(db, a, null, 10)).toEqual([b]);
   });
 });
