@@ -58,7 +58,7 @@ describe('applying row images', () => {
   it('refuses an image of a table this file does not replicate, of the wrong key width, or with unknown columns', () => {
     expect(() => apply([{ t: 'audit_receipt', k: [1], r: null }])).toThrow('a row image names table audit_receipt, which this case file does not replicate');
     expect(() => apply([{ t: 'copy_band', k: [1], r: null }])).toThrow('a row image of copy_band has a key of 1 values, not 2');
-    expect(() => apply([{ t: 'actor', k: [1], r: { actor_id: 'admin', shoe_size: 44 } }])).toThrow('a row image of actor has columns this case file does not: shoe_size');
+    expect(() => apply([{ t: 'actor', k: [1], r: { actor_id: 'admin', shoe_size: 44, hat_size: 7 } }])).toThrow('a row image of actor has columns this case file does not: shoe_size, hat_size');
   });
 
   it('an image of a row present changes only what differs, and an identical one nothing', () => {
