@@ -39,8 +39,9 @@ export function copyCandidates(
   // standard disclaimer) and says nothing about copying; it is skipped instead of scanned. A real
   // copy shares several buckets built from its own specific wording, and is found through those.
   const shared = new Map<number, number>();
-  for (const list of db.prepare(BUCKET_HITS_SQL).pluck().all(CROWDED_BUCKET + 1, JSON.stringify(q.buckets)) as (string | null)[]) {
-    const ids = list?.split(',') ?? [];
+  // A bucket no signature is in has no row.
+  for (const list of db.prepare(BUCKET_HITS_SQL).pluck().all(CROWDED_BUCKET + 1, JSON.stringify(q.buckets)) as string[]) {
+    const ids = list.split(',');
     if (ids.length > CROWDED_BUCKET) continue;
     for (const id of ids) shared.set(Number(id), (shared.get(Number(id)) ?? 0) + 1);
   }
@@ -57,8 +58,10 @@ export function copyCandidates(
 export const CROWDED_BUCKET = 32;
 
 /** One statement, one index seek per bucket inside SQLite: up to a limit of signatures per bucket. */
-export const BUCKET_HITS_SQL = `SELECT (SELECT group_concat(sig_id) FROM (SELECT sig_id FROM copy_band WHERE bucket = j.value ORDER BY sig_id DESC LIMIT ?))
-  FROM json_each(?) j`;
+export const BUCKET_HITS_SQL = `SELECT hits FROM (
+    SELECT (SELECT group_concat(sig_id) FROM (SELECT sig_id FROM copy_band WHERE bucket = j.value ORDER BY sig_id DESC LIMIT ?)) AS hits
+    FROM json_each(?) j
+  ) WHERE hits IS NOT NULL`;
 
 /**
  * The candidates' revisions, by signature id, kept to other lineages in the tenant at or below
