@@ -45,13 +45,11 @@ export function copyCandidates(
     if (ids.length > CROWDED_BUCKET) continue;
     for (const id of ids) shared.set(Number(id), (shared.get(Number(id)) ?? 0) + 1);
   }
-  if (shared.size === 0) return [];
   const top = [...shared].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, MAX_COPY_CANDIDATES);
   const rows = db.prepare(COPY_CANDIDATES_SQL).all(JSON.stringify(top.map(([id]) => id)), q.evidenceId, q.tenant, JSON.stringify(q.classifications)) as Omit<CopyCandidate, 'shared'>[];
   return rows
     .map((r) => ({ ...r, shared: shared.get(r.sig_id)! }))
-    .sort((a, b) => b.shared - a.shared || (a.revision_id < b.revision_id ? -1 : 1))
-    .slice(0, MAX_COPY_CANDIDATES);
+    .sort((a, b) => b.shared - a.shared || (a.revision_id < b.revision_id ? -1 : 1));
 }
 
 /** More signatures than this in one bucket make it boilerplate. */
