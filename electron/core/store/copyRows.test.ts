@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CROWDED_BUCKET, MAX_COPY_CANDIDATES, copyCandidates } from './copyRows';
+import { CROWDED_BUCKET, MAX_COPY_CANDIDATES, copyCandidates, probableCopiesAmong } from './copyRows';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { createTestCase, type TestCase } from '../../testing/testCase';
 
@@ -27,6 +27,13 @@ describe('copy candidates through ingest', () => {
     const sigIds = tc.session.db().prepare('SELECT sig_id FROM copy_signature WHERE revision_id = ?').pluck();
     expect(sigIds.get(original.revisionId)).toBeGreaterThan(9);
     expect(repost.copies).toEqual([{ copyOf: original.revisionId, reason: expect.any(String) as unknown }]);
+    // What independence counting collapses: links with both ends among the revisions asked about.
+    const db = tc.session.db();
+    expect(probableCopiesAmong(db, [original.revisionId, repost.revisionId])).toEqual(
+      new Map([[repost.revisionId, [{ ref: original.revisionId, why: repost.copies[0]!.reason }]]]),
+    );
+    const filler = db.prepare(`SELECT revision_id FROM evidence_revision WHERE evidence_id = 'ev-filler-1'`).pluck().get() as string;
+    expect(probableCopiesAmong(db, [repost.revisionId, filler]).size).toBe(0);
   });
 });
 
