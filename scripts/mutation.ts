@@ -174,8 +174,11 @@ function score(c: Record<(typeof COUNTED)[number], number>): string {
 
 const args = process.argv.slice(2);
 const named = args.filter((a) => a !== '--score');
-/** A name picks that part, or every part it prefixes (`audit` → audit-verify, audit-checks, audit-keys). */
-const partsNamed = (name: string): Part[] => PARTS.filter((p) => p === name || p.startsWith(`${name}-`));
+/**
+ * A name picks that part alone (`store-rows`, not `store-rows-fences`), or else every part it
+ * prefixes (`audit` → audit-verify, audit-checks, audit-keys).
+ */
+const partsNamed = (name: string): Part[] => (PARTS.includes(name) ? [name] : PARTS.filter((p) => p.startsWith(`${name}-`)));
 const unknown = named.filter((a) => partsNamed(a).length === 0);
 if (unknown.length > 0) {
   process.stderr.write(`mutation: unknown part ${unknown.join(', ')}; the parts are ${PARTS.join(', ')}\n`);
