@@ -161,8 +161,9 @@ test('on a generated case of 10,000 claims: the queue draws a screenful, reads o
   const later = (await app.ok('review:page', { limit: 150 })).items[149]!;
   const queueList = page.getByTestId('review-queue');
   await queueList.locator('xpath=..').evaluate((el) => el.scrollTo(0, el.scrollHeight));
-  // Every entry is 124 px: past 100 of them, the second page is in.
-  await expect.poll(() => queueList.evaluate((ul) => ul.scrollHeight)).toBeGreaterThan(100 * 124);
+  // Every entry is 124 px: with room for 150 of them, the second page is in. (Waiting only for more
+  // than 100 entries' height let the scroll below land before it arrived, clamped short of entry 150.)
+  await expect.poll(() => queueList.evaluate((ul) => ul.scrollHeight)).toBeGreaterThanOrEqual(150 * 124);
   await queueList.evaluate((ul) => {
     const pane = ul.parentElement!;
     pane.scrollTo(0, ul.getBoundingClientRect().top - pane.getBoundingClientRect().top + pane.scrollTop + 149 * 124 - 200);
