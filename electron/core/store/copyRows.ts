@@ -49,6 +49,7 @@ export function copyCandidates(
   const rows = db.prepare(COPY_CANDIDATES_SQL).all(JSON.stringify(top.map(([id]) => id)), q.evidenceId, q.tenant, JSON.stringify(q.classifications)) as Omit<CopyCandidate, 'shared'>[];
   return rows
     .map((r) => ({ ...r, shared: shared.get(r.sig_id)! }))
+    // Stryker disable next-line EqualityOperator: equivalent; a revision has one signature (UNIQUE), so two candidates never tie on it
     .sort((a, b) => b.shared - a.shared || (a.revision_id < b.revision_id ? -1 : 1));
 }
 
@@ -93,6 +94,7 @@ export const IDENTICAL_CONTENT_SQL = `SELECT s.sig_id, s.revision_id, s.signatur
 /** A revision's signature, and its LSH buckets (none for a machine record: those are found by content). */
 export function insertSignature(db: CaseDb, revisionId: string, signature: string, buckets: readonly number[]): void {
   const sigId = db.prepare('INSERT INTO copy_signature (revision_id, signature) VALUES (?, ?)').run(revisionId, signature).lastInsertRowid;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent; an empty list inserts no row, and skipping the statement saves a machine record's ingest a prepare
   if (buckets.length > 0) db.prepare('INSERT OR IGNORE INTO copy_band (bucket, sig_id) SELECT value, ? FROM json_each(?)').run(sigId, JSON.stringify(buckets));
 }
 
