@@ -128,7 +128,9 @@ function pendingFence(s: ClaimProjectionState): FenceRow | null {
   for (const b of s.bindings) {
     for (const f of [...(s.direct.get(b.revision_id) ?? []), ...(s.ancestors.get(b.revision_id) ?? [])]) {
       // A binding made after the fence was made knowingly: the live projection judges it.
-      if (f.fence_id > watermark && b.binding_id <= f.binding_watermark && (!first || f.fence_id < first.fence_id)) first = f;
+      const fenced = f.fence_id > watermark && b.binding_id <= f.binding_watermark;
+      // Stryker disable next-line EqualityOperator: equivalent; a fence with the same id is the same fence, reached through another binding or ancestor
+      if (fenced && (!first || f.fence_id < first.fence_id)) first = f;
     }
   }
   return first;
