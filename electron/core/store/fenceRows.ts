@@ -159,8 +159,9 @@ export function ancestorFences(db: CaseDb, revisionIds: readonly string[]): Map<
  */
 export function ancestorRevisions(db: CaseDb, revisionIds: readonly string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  if (!provenanceTables(db)) return out;
   // Stryker disable next-line ConditionalExpression: equivalent; an empty list finds no row, the check only spares the query
-  if (revisionIds.length === 0 || !provenanceTables(db)) return out;
+  if (revisionIds.length === 0) return out;
   const rows = db
     .prepare(`${ANCESTORS_OF_OTHER_LINEAGES} SELECT DISTINCT up.bound AS bound, a.revision_id AS ancestor FROM up ${OTHER_LINEAGE_ANCESTOR} ORDER BY 1, 2`)
     .all(JSON.stringify(revisionIds)) as { bound: string; ancestor: string }[];
@@ -173,8 +174,9 @@ export function ancestorRevisions(db: CaseDb, revisionIds: readonly string[]): M
  * ancestorRevisions turned around (down the wasDerivedFrom edges), with the same lineage rule.
  */
 export function descendantRevisions(db: CaseDb, revisionIds: readonly string[]): string[] {
+  if (!provenanceTables(db)) return [];
   // Stryker disable next-line ConditionalExpression: equivalent; an empty list finds no row, the check only spares the query
-  if (revisionIds.length === 0 || !provenanceTables(db)) return [];
+  if (revisionIds.length === 0) return [];
   return db
     .prepare(
       `WITH RECURSIVE down(root, node) AS (

@@ -25,7 +25,8 @@ interface TableShape {
 }
 
 // Stryker disable next-line StringLiteral: equivalent here; no table or column of a case file has a double quote in its name
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const doubledQuotes = (name: string) => name.replace(/"/g, '""');
+const quote = (name: string) => `"${doubledQuotes(name)}"`;
 
 /** The tables a replica carries, in the order they were created (parents before children). */
 export function replicatedTables(db: CaseDb): TableShape[] {
