@@ -2,6 +2,7 @@ import type { CaseDb } from '../store/caseFile';
 import { LATEST_VERSION } from '../store/migrations';
 import { schemaTablesAt, tableNames } from '../store/schemaTables';
 import { stateFingerprint } from './receipts';
+import type { ChangedRows } from './verifyOptions';
 
 /**
  * State checks: verification recomputes, from the case as it is now, what receipts recorded as
@@ -75,6 +76,11 @@ export interface StateCheck {
  */
 export interface CaseStateCheck {
   name: string;
+  /**
+   * What it reads: a verification of a pull (VerifyOptions.changed) runs it only when the pull
+   * changed one of these tables or brought receipts of one of these actions.
+   */
+  reads: { tables: readonly string[]; actions: readonly string[] };
   /** null when the case is consistent with its receipts, else what is not. */
   check(db: CaseDb): string | null;
 }
@@ -92,6 +98,8 @@ export class StateCollector {
   /** Every target any receipt named, and claim–revision pairs named together (bindings). */
   private readonly named = new Set<string>();
   private readonly namedPairs = new Map<string, Set<string>>();
+  /** The actions of the receipts observed as they streamed by (not of those checked again for a pull). */
+  private readonly actionsSeen = new Set<string>();
   private readonly presentTables: Set<string>;
   /**
    * Verified as it is, without migrating (cli verify of a file an older build wrote): a check that
@@ -107,13 +115,16 @@ export class StateCollector {
   /**
    * `since-resume`: the receipts observed are those after a point an earlier verification reached;
    * their states are checked, but rows no receipt names and the whole-case checks need every
-   * receipt, so they are left to a full verification.
+   * receipt, so they are left to a full verification. Unless `changed` says which rows changed
+   * since that point: then those rows must be named, and the whole-case checks that read what
+   * changed run (the caller observes the earlier receipts that name the changed rows' targets).
    */
   constructor(
     private readonly db: CaseDb,
     checks: readonly StateCheck[],
     private readonly caseChecks: readonly CaseStateCheck[] = [],
     private readonly coverage: 'whole-chain' | 'since-resume' = 'whole-chain',
+    private readonly changed: ChangedRows | null = null,
   ) {
     for (const c of checks) for (const a of c.actions) this.byAction.set(a, [...(this.byAction.get(a) ?? []), c]);
     this.presentTables = new Set(tableNames(db));
@@ -127,6 +138,12 @@ export class StateCollector {
    * earlier receipt had the very same targets, which are then already indexed.
    */
   observe(r: ReceiptFacts, newTargets: boolean): void {
+    this.actionsSeen.add(r.action);
+    this.observeAgain(r, newTargets);
+  }
+
+  /** A receipt from before the resume point, checked again because it names a changed row's target; called before observe. */
+  observeAgain(r: ReceiptFacts, newTargets: boolean): void {
     if (newTargets) this.index(r.targets);
     const list = this.byAction.get(r.action) ?? [];
     for (const c of list) if (c.scope === 'each') this.run(c, r);
@@ -173,11 +190,12 @@ export class StateCollector {
         if (latestChecks.length === 0) this.unchecked += 1;
         for (const c of latestChecks) this.run(c, r, target);
       }
-      const orphan = this.coverage === 'whole-chain' ? this.unreceipted() : null;
+      const whole = this.coverage === 'whole-chain';
+      const orphan = whole ? this.unreceipted(null) : this.changed ? this.unreceipted(this.changed.rowids) : null;
       if (orphan && !this.firstBreak) {
         this.firstBreak = { seq: length + 1, reason: `${orphan} exists but no receipt names it: it was changed without a receipt, or receipts were removed from the end of the chain` };
       }
-      for (const c of this.coverage === 'whole-chain' ? this.caseChecks : []) {
+      for (const c of whole ? this.caseChecks : this.caseChecks.filter((c) => this.reachedBy(c))) {
         if (this.firstBreak) break;
         const problem = this.attempt(() => c.check(this.db));
         if (problem === undefined) this.unchecked += 1;
@@ -188,8 +206,15 @@ export class StateCollector {
     return this.firstBreak;
   }
 
-  /** The first row of a receipted table that no receipt names, if any. */
-  private unreceipted(): string | null {
+  /** Whether a pull's changes reach what a whole-case check reads. */
+  private reachedBy(c: CaseStateCheck): boolean {
+    const changed = this.changed;
+    if (!changed) return false;
+    return c.reads.tables.some((t) => changed.tables.has(t)) || c.reads.actions.some((a) => this.actionsSeen.has(a));
+  }
+
+  /** The first row of a receipted table (of those `rowids` lists by table, or all) that no receipt names, if any. */
+  private unreceipted(rowids: ReadonlyMap<string, readonly number[]> | null): string | null {
     const probes: [table: string, sql: string, prefix: string][] = [
       ['claim', 'SELECT claim_id AS id FROM claim', 'claim:'],
       ['evidence_revision', 'SELECT revision_id AS id FROM evidence_revision', 'revision:'],
@@ -199,14 +224,22 @@ export class StateCollector {
       // A remediation is opened by a convergence job, whose receipt names the job.
       ['remediation', 'SELECT job_id AS id FROM remediation', 'job:'],
     ];
+    // Rows by rowid, when only some changed: the probes then read those rows and no others.
+    const among = (table: string): [string, unknown[]] | null => {
+      if (!rowids) return ['', []];
+      const ids = rowids.get(table);
+      return ids && ids.length > 0 ? [' WHERE rowid IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]] : null;
+    };
     for (const [table, sql, prefix] of probes) {
-      if (!this.presentTables.has(table)) continue;
-      for (const { id } of this.db.prepare(sql).all() as { id: string | number }[]) {
+      const rows = among(table);
+      if (!this.presentTables.has(table) || !rows) continue;
+      for (const { id } of this.db.prepare(sql + rows[0]).all(...rows[1]) as { id: string | number }[]) {
         if (!this.named.has(`${prefix}${id}`)) return `${prefix}${id}`;
       }
     }
-    if (this.presentTables.has('claim_binding')) {
-      for (const b of this.db.prepare('SELECT claim_id, revision_id, generation FROM claim_binding').all() as { claim_id: string; revision_id: string; generation: number }[]) {
+    const bindings = among('claim_binding');
+    if (this.presentTables.has('claim_binding') && bindings) {
+      for (const b of this.db.prepare(`SELECT claim_id, revision_id, generation FROM claim_binding${bindings[0]}`).all(...bindings[1]) as { claim_id: string; revision_id: string; generation: number }[]) {
         if (!this.namedPairs.get(`claim:${b.claim_id}`)?.has(`revision:${b.revision_id}`)) return `the binding of revision:${b.revision_id} to claim:${b.claim_id} (generation ${b.generation})`;
       }
     }

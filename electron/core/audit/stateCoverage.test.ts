@@ -2,41 +2,16 @@ import Database from 'better-sqlite3';
 import { copyFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFullCase } from '../../testing/fullCase';
+import { NOT_A_FACT } from '../../testing/notAFact';
 import { openAsAttacker } from '../../testing/tamper';
 import { verifyCaseFile } from './verifyFile';
 
 /**
  * What verify covers, read from the schema itself (issue 9.1): for every table and column of a
  * case file, an edit of one row is tried on a case with rows in every table, and verify must
- * name it. A column verify does not hold to a receipt must be listed below with why, so a new
- * migration cannot open a hole unnoticed: its columns are held to the rule until listed.
+ * name it. A column verify does not hold to a receipt must be listed (NOT_A_FACT, or below) with
+ * why, so a new migration cannot open a hole unnoticed: its columns are held to the rule until listed.
  */
-const NOT_A_FACT: Record<string, string> = {
-  // Derived indexes, rebuilt from facts that are themselves verified.
-  claim_search_key: 'full-text search key, derived from the claim',
-  evidence_search_key: 'full-text search key, derived from the revision',
-  copy_band: 'LSH buckets, derived from the verified copy signature',
-  claim_change: 'which claims a write touched, for readers that keep derivations between reads; nothing is decided from it',
-  revision_count: 'revisions per compartment and state for the dashboard, kept by triggers from the verified revisions and validation runs',
-  // The worker's bookkeeping: leases and progress, not facts; what it decided is in its receipts.
-  fence_progress: 'convergence progress counters for the revocation view',
-  'outbox_job.attempts': 'lease bookkeeping',
-  'outbox_job.lease_owner': 'lease bookkeeping',
-  'outbox_job.lease_expires_at': 'lease bookkeeping',
-  'outbox_job.created_at_ms': 'lease bookkeeping',
-  'outbox_job.done_at_ms': 'convergence timing for the metrics',
-  'outbox_job.converged': 'convergence counter for the metrics',
-  'revocation_fence.fenced_at_ms': 'convergence timing for the metrics',
-  // A team replica's own bookkeeping (issue 15): which rows to send on the next push, and where it
-  // stands with the server. What the rows it sends say is held to their receipts on every replica.
-  replica_state: 'whether this replica captures writes, and the last seq it shares with the server',
-  replica_dirty: 'rows written since the last push, to be sent with it',
-  replica_pending: 'the requests of actions not yet pushed, to take them again on a newer head; their receipts are the facts',
-  replica_conflict: 'actions that were stale on a newer head, shown to their author to redo or drop',
-  // Surrogate keys nothing else refers to by value.
-  'copy_signature.sig_id': 'surrogate key of the LSH index',
-  'prov_edge.edge_id': 'surrogate key; an edge is its (type, subject, object)',
-};
 
 /** Columns verify does not hold to receipts yet: the rest of issue 9.1 (receipts as the one source of truth). */
 const KNOWN_GAPS: Record<string, string> = {

@@ -19,6 +19,14 @@ export interface VerifyOptions {
    * verification does both).
    */
   resume?: ResumePoint;
+  /**
+   * With `resume`, when the tables changed since that point in known rows only (a pull applied
+   * the server's row images, team/replica.ts): besides what came after the point, every receipt
+   * that names a target of a changed row is checked again (however old), every changed row must
+   * be named by a receipt, and the whole-case checks that read a changed table, or receipts of an
+   * action that came after the point, run. That is what a full verification would find different.
+   */
+  changed?: ChangedRows;
   /** Called with the point this verification reached, when it verified (to resume from next time). */
   reached?: (point: ResumePoint) => void;
 }
@@ -35,4 +43,11 @@ export interface ResumePoint {
   rootKey: string | null;
   /** The case's rows carry their receipts' times (from its first receipt). */
   exactTimes: boolean;
+}
+
+/** The rows a pull changed: their tables, the targets they answer to (rowTargets.ts) and their rowids by table. */
+export interface ChangedRows {
+  tables: ReadonlySet<string>;
+  targets: ReadonlySet<string>;
+  rowids: ReadonlyMap<string, readonly number[]>;
 }

@@ -86,6 +86,7 @@ export const RECEIPT_CASE_CHECKS: readonly CaseStateCheck[] = [
     // per-receipt checks find rows missing or altered; this finds rows added (an unbound item
     // slipped back into a later generation).
     name: 'claim bindings',
+    reads: { tables: ['claim_binding'], actions: ['claim:bind', ...GENERATION_ACTIONS] },
     check: (db) => {
       const bound = new Set(
         db
@@ -112,6 +113,7 @@ export const RECEIPT_CASE_CHECKS: readonly CaseStateCheck[] = [
   /** Every provenance node was added by a prov:record receipt or by a quote that matched its source. */
   {
     name: 'provenance nodes',
+    reads: { tables: ['prov_node'], actions: ['prov:record', 'evidence:ingest', 'evidence:revise'] },
     check: (db) => {
       const named = new Set(
         db

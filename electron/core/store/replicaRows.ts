@@ -14,7 +14,7 @@ type CaseDb = Database.Database;
  * what this file's triggers derive from the replicated rows (full-text indexes, search keys, the
  * change log, revision counts): applying the rows makes those triggers write them here too.
  */
-const DERIVED_BY_TRIGGERS = new Set(['claim_search_key', 'evidence_search_key', 'claim_change', 'revision_count']);
+const DERIVED_BY_TRIGGERS = new Set(['claim_search_key', 'evidence_search_key', 'claim_change', 'revision_count', 'receipt_target']);
 const NOT_REPLICATED = new Set(['audit_receipt', ...DERIVED_BY_TRIGGERS]);
 
 interface TableShape {

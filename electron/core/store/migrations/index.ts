@@ -24,6 +24,7 @@ import { m0460_revision_counts } from './0460-revision-counts';
 import { m0470_evidence_labels } from './0470-evidence-labels';
 import { m0480_sealed_receipts } from './0480-sealed-receipts';
 import { m0490_replica_capture } from './0490-replica-capture';
+import { m0500_receipt_targets } from './0500-receipt-targets';
 import type { Migration } from './migration';
 
 /** Ordered by version; a case file's `PRAGMA user_version` is the last one applied. */
@@ -54,6 +55,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0470_evidence_labels,
   m0480_sealed_receipts,
   m0490_replica_capture,
+  m0500_receipt_targets,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
