@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { chainHead } from '../core/audit/receiptViews';
+import { marksOf } from '../core/audit/verifyMarks';
 import { invalid, WorkbenchError } from '../core/errors';
 import { defaultUserDataDir } from '../core/paths';
 import { readPassphrase } from '../core/passphraseInput';
@@ -146,7 +147,7 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
     if (command === 'conflicts' || command === 'drop') return conflictsCommand(command, rest, values.as, out);
     if (command === 'clone') {
       const [url, caseId, casePath] = rest as [string, string, string];
-      const done = await withServer(url, (client) => cloneCase(client, caseId, resolve(casePath)));
+      const done = await withServer(url, (client) => cloneCase(client, caseId, resolve(casePath), { marks: marksOf(values['user-data'] ?? defaultUserDataDir()) }));
       rememberServer(resolve(casePath), url);
       out.stdout(`cloned case ${caseId} into ${casePath}: ${done.pulled} receipts, verified (head seq ${done.head})\n`);
       return 0;
@@ -160,8 +161,8 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
       const onProgress = (p: PushProgress) => out.stderr(`${progressLine(p)}\n`);
       if (command !== 'status') writeTransaction(db, () => noteServer(db, serverLocation(url)));
       if (command === 'pull') {
-        const pulled = await withServer(url, (client) => pullCase(db, client));
-        out.stdout(`pulled ${pulled.pulled} receipts, verified (head seq ${pulled.head})\n`);
+        const pulled = await withServer(url, (client) => pullCase(db, client, { marks: marksOf(values['user-data'] ?? defaultUserDataDir()) }));
+        out.stdout(`pulled ${pulled.pulled} receipts, verified (${pulled.verified === 'changes' ? 'what changed since this machine last verified it' : 'the whole file'}; head seq ${pulled.head})\n`);
         return 0;
       }
       if (command === 'publish' || command === 'push') {

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import { parseHead } from '../core/audit/verify';
 import { verifyCaseFile } from '../core/audit/verifyFile';
-import { VerificationMarks } from '../core/audit/verifyMarks';
+import { marksOf } from '../core/audit/verifyMarks';
 import { defaultUserDataDir } from '../core/paths';
-import { join } from 'node:path';
 
 export const VERIFY_USAGE = `verify <case-file> [--routine] [--head erwb-head:<seq>:<hash>] [--signatures every|run-ends]
   Verifies a case file read-only: hash chain, reviewer signatures, state fingerprints; with --head
@@ -40,7 +39,7 @@ export async function runVerifyCommand(
     out.stderr(`cli verify: --signatures must be every or run-ends, not ${signatures}\n`);
     return 2;
   }
-  const marks = new VerificationMarks(join(out.userDataDir ?? defaultUserDataDir(), 'verified'));
+  const marks = marksOf(out.userDataDir ?? defaultUserDataDir());
   const result = await verifyCaseFile(path, { expectedHead: head, signatures, marks, routine: routine ?? false });
   out.stdout(`${JSON.stringify({ ok: result.exitCode === 0, schemaVersion: result.schemaVersion, notes: result.notes, verification: result.verification }, null, 2)}\n`);
   for (const note of result.notes) out.stderr(`note: ${note}\n`);

@@ -21,6 +21,9 @@ export interface VerificationMark extends ResumePoint {
 
 const MAX_MARKS = 8;
 
+/** This user's marks: kept in their data folder, one place for every verifier (verify, pulls, clones). */
+export const marksOf = (userDataDir: string): VerificationMarks => new VerificationMarks(join(userDataDir, 'verified'));
+
 export class VerificationMarks {
   constructor(readonly dir: string) {}
 

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import type { ChainVerification } from '../../../shared/ipc/channels/audit';
 import type { VerifyOptions } from '../audit/verifyOptions';
-import { VerificationMarks, verifyFromMark } from '../audit/verifyMarks';
+import { marksOf, verifyFromMark } from '../audit/verifyMarks';
 import type { Seat } from '../session';
 import { inReadSnapshot, openReader } from '../store/caseFile';
 
@@ -33,7 +32,7 @@ const running = new WeakMap<object, Map<string, Promise<ChainVerification>>>();
 
 async function verify(s: Seat, opened: ReturnType<Seat['session']['openCase']>, full: boolean, options: VerifyOptions | undefined): Promise<ChainVerification> {
   const reader = openReader(s.casePath!);
-  const marks = new VerificationMarks(join(s.session.userDataDir, 'verified'));
+  const marks = marksOf(s.session.userDataDir);
   try {
     const verified = await inReadSnapshot(reader, () =>
       verifyFromMark(reader, { marks, full, now: s.now, ...(options ? { options } : {}) }),

@@ -3,6 +3,7 @@ import { readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { ClientBase } from 'pg';
 import type { ScryptCost } from '../audit/sealedKey';
+import { marksOf } from '../audit/verifyMarks';
 import { dispatch } from '../dispatch';
 import { conflict } from '../errors';
 import { handlers } from '../handlers';
@@ -64,7 +65,7 @@ export async function syncCase(path: string, client: ClientBase, who: SyncIdenti
   for (let attempt = 1; ; attempt++) {
     const db = openCaseFile(path);
     try {
-      const fastForward = await pullCase(db, client).catch((err: unknown) => {
+      const fastForward = await pullCase(db, client, { marks: marksOf(who.userDataDir) }).catch((err: unknown) => {
         if (err instanceof DivergedReplica) return null;
         throw err;
       });
@@ -123,7 +124,7 @@ async function rebuildOnServerHead(path: string, client: ClientBase, who: SyncId
     for (const f of [temp, `${temp}-wal`, `${temp}-shm`]) rmSync(f, { force: true });
   };
   onStep(`rebuilding from the server's head: ${pending.length} provisional actions to take again`);
-  const clone = await cloneCase(client, caseId, temp);
+  const clone = await cloneCase(client, caseId, temp, { marks: marksOf(who.userDataDir) });
   const session = new Session({ userDataDir: who.userDataDir, log: () => {}, ...(who.keyCost ? { keyCost: who.keyCost } : {}), ...(who.now ? { now: who.now } : {}) });
   const replayed: string[] = [];
   const found: SyncResult['conflicts'] = [];

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { TeamConvergeResult, TeamStatus } from '../../../shared/ipc/channels/team';
 import { chainHead } from '../audit/receiptViews';
+import type { VerificationMarks } from '../audit/verifyMarks';
 import type { ServiceContext } from '../context';
 import { conflict, notFound, WorkbenchError } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
@@ -94,9 +95,9 @@ function serverOf(ctx: ServiceContext, channel: string): string {
 }
 
 /** Pulls what the server holds (fast-forward); a replica whose own actions the server moved past is told how to sync it. */
-async function pullOpenCase(ctx: ServiceContext, client: pg.Client, server: string): Promise<number> {
+async function pullOpenCase(ctx: ServiceContext, client: pg.Client, server: string, marks: VerificationMarks): Promise<number> {
   try {
-    return (await pullCase(ctx.db, client)).pulled;
+    return (await pullCase(ctx.db, client, { marks })).pulled;
   } catch (err) {
     if (!(err instanceof DivergedReplica)) throw err;
     throw conflict(`${err.message}. Close the case, then run npm run team -- sync <case-file> ${server} --as ${ctx.actor.actorId}: it takes your actions again on the server's head`);
@@ -104,10 +105,10 @@ async function pullOpenCase(ctx: ServiceContext, client: pg.Client, server: stri
 }
 
 /** Pulls (fast-forward, verified) then pushes, on the open case. */
-export async function syncOpenCase(ctx: ServiceContext): Promise<{ pulled: number; pushed: number; head: number }> {
+export async function syncOpenCase(ctx: ServiceContext, marks: VerificationMarks): Promise<{ pulled: number; pushed: number; head: number }> {
   const server = serverOf(ctx, 'team:sync');
   return asReviewer(server, ctx.actor.actorId, async (client) => {
-    const pulled = await pullOpenCase(ctx, client, server);
+    const pulled = await pullOpenCase(ctx, client, server, marks);
     const pushed = await pushCase(ctx.db, client);
     return { pulled, pushed: pushed.pushed, head: pushed.head.seq };
   });
@@ -118,10 +119,10 @@ export async function syncOpenCase(ctx: ServiceContext): Promise<{ pulled: numbe
  * open revocation jobs converged under the server's lease, each receipt pushed as it is written.
  * The lease holder is named after the reviewer, so the other windows show who converges.
  */
-export async function convergeOpenCase(ctx: ServiceContext): Promise<TeamConvergeResult> {
+export async function convergeOpenCase(ctx: ServiceContext, marks: VerificationMarks): Promise<TeamConvergeResult> {
   const server = serverOf(ctx, 'team:converge');
   return asReviewer(server, ctx.actor.actorId, async (client) => {
-    await pullOpenCase(ctx, client, server);
+    await pullOpenCase(ctx, client, server, marks);
     const run = await convergeCase(ctx, client, { holder: `window:${ctx.actor.actorId}:${randomUUID().slice(0, 8)}` });
     return { status: run.status, heldBy: run.heldBy, converged: run.jobs.length, openJobs: run.openJobs, heldLocally: run.heldLocally };
   });
