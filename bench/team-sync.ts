@@ -6,12 +6,17 @@
  * a bare paged SELECT of them.
  * Then a push of 1,000 receipts onto a server log already holding 1,000,000 (the million are
  * written by SQL, chained by hash, so building them takes seconds, not an hour of imports). Then
- * replicas: a clone of the generated case against verifying the same file, and a sync of 1,000
- * new receipts into a replica of it.
+ * replicas: a clone of the generated case against verifying the same file, and a pull of 1,000
+ * new receipts made on another replica (new claims and evidence, bindings and lifecycle moves of
+ * old ones) into a replica this machine verified, against the same pull verifying the whole file.
  *
- *   npx tsx bench/team-sync.ts [--claims 10000] [--batch 1000] [--million 1000000]
+ *   npx tsx bench/team-sync.ts [--claims 10000] [--batch 1000] [--million 1000000] [--replicas-only]
+ *
+ * --replicas-only skips the push and read-back baselines: with --claims 90910 the generated case
+ * has 1,000,001 receipts, the size the pull's goal is set at (about 25 minutes here, mostly the
+ * import and the clone).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +24,7 @@ import pg from 'pg';
 import type { ReceiptRow } from '../electron/core/audit/receipts';
 import { readCaseMeta } from '../electron/core/services/caseMeta';
 import { verifyCaseFile } from '../electron/core/audit/verifyFile';
+import { marksOf } from '../electron/core/audit/verifyMarks';
 import { dispatch } from '../electron/core/dispatch';
 import { handlers } from '../electron/core/handlers';
 import { openCaseFile, writeTransaction } from '../electron/core/store/caseFile';
@@ -28,12 +34,14 @@ import { cloneCase, pullCase } from '../electron/core/team/replica';
 import { receiptScopes } from '../electron/core/team/receiptScope';
 import { serverLocation } from '../electron/core/team/teamView';
 import { appendReceipts, createTeamCase, initTeamStore, readReceipts, teamHead, type TeamReceipt } from '../electron/core/team/teamStore';
-import { writeGeneratedBundle } from '../electron/testing/generatedBundle';
+import { generatedEvidenceId, writeGeneratedBundle } from '../electron/testing/generatedBundle';
 import { startPgCluster } from '../electron/testing/pgCluster';
 import { createTestCase, TEST_PASSPHRASE, testSession } from '../electron/testing/testCase';
 import { report } from './lib';
 
-const { values } = parseArgs({ options: { claims: { type: 'string', default: '10000' }, batch: { type: 'string', default: '1000' }, million: { type: 'string', default: '1000000' } } });
+const { values } = parseArgs({
+  options: { claims: { type: 'string', default: '10000' }, batch: { type: 'string', default: '1000' }, million: { type: 'string', default: '1000000' }, 'replicas-only': { type: 'boolean', default: false } },
+});
 const CLAIMS = Number(values.claims);
 const BATCH = Number(values.batch);
 const MILLION = Number(values.million);
@@ -70,9 +78,23 @@ async function main() {
       PRIMARY KEY (case_id, item))`);
     await client.query('CREATE TABLE bare_rows (case_id text, through_seq bigint, images text, PRIMARY KEY (case_id, through_seq))');
 
+    const { caseId } = readCaseMeta(db);
+    if (!values['replicas-only']) await serverBenches(client, db, rows, caseId);
+    await replicaBenches(client, cluster.url, db, rows, caseId, dir, tc);
+  } finally {
+    await client.end().catch(() => {});
+    cluster.stop();
+    tc.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+type CaseDb = ReturnType<Awaited<ReturnType<typeof createTestCase>>['session']['db']>;
+
+async function serverBenches(client: pg.Client, db: CaseDb, rows: ReceiptRow[], caseId: string) {
+  {
     // Each run pushes the whole case under a new case id onto the same server, so later runs also
     // pay for the rows earlier ones left (as a real server would).
-    const { caseId } = readCaseMeta(db);
     const pushMs: number[] = [];
     const bareMs: number[] = [];
     for (let run = 0; run < RUNS; run++) {
@@ -184,6 +206,11 @@ async function main() {
       for (let i = 0; i < relinked.length; i += BATCH) head = await appendReceipts(client, big, head, relinked.slice(i, i + BATCH));
     });
     report('push of 1,000 receipts onto a long server log', { server_receipts: MILLION, build_s: buildS.toFixed(1), push_ms: onTop.toFixed(0), goal_ms: 2000 });
+  }
+}
+
+async function replicaBenches(client: pg.Client, url: string, db: CaseDb, rows: ReceiptRow[], caseId: string, dir: string, tc: Awaited<ReturnType<typeof createTestCase>>) {
+  {
 
     // Replicas: a clone of the generated case (receipts and rows applied, the whole file verified
     // before it is kept), then a sync of 1,000 new receipts into a replica of it.
@@ -193,8 +220,14 @@ async function main() {
     // clone of one would rightly not verify): the case goes up once more under its own id.
     await createTeamCase(client, caseId, 'bench');
     await pushCase(db, client, { batch: BATCH });
-    const cloneMs = await timed(() => cloneCase(client, caseId, first));
-    await cloneCase(client, caseId, second);
+    // This machine's verification marks: the clone leaves one, and the pull starts from it.
+    const marks = marksOf(join(tc.dir, 'user'));
+    const cloneMs = await timed(() => cloneCase(client, caseId, first, { marks }));
+    // The second replica is a copy of the first (the same receipts; the mark holds for it too), and
+    // a third takes the same pull verifying the whole file, the baseline.
+    copyFileSync(first, second);
+    const third = join(dir, 'replica-3.case.sqlite');
+    copyFileSync(first, third);
     const baseVerifyMs = await timed(async () => verifyCaseFile(first));
     report('clone (receipts and rows, applied, whole file verified)', {
       receipts: rows.length, clone_ms: cloneMs.toFixed(0), receipts_per_s: Math.round(rows.length / (cloneMs / 1000)),
@@ -204,7 +237,7 @@ async function main() {
     laptop.open(first);
     const seat = laptop.seat('bench');
     seat.unlock('admin', TEST_PASSPHRASE);
-    writeTransaction(seat.db(), () => noteServer(seat.db(), serverLocation(cluster.url)));
+    writeTransaction(seat.db(), () => noteServer(seat.db(), serverLocation(url)));
     const channel = async (name: 'team:status' | 'team:sync') => {
       const answer = await dispatch(handlers, seat, name, {});
       if (!answer.ok) throw new Error(answer.error.message);
@@ -212,9 +245,25 @@ async function main() {
     };
     const statusMs: number[] = [];
     for (let run = 0; run < RUNS; run++) statusMs.push(await timed(() => channel('team:status')));
-    for (let i = 0; i < 1000; i++) {
-      const answer = await dispatch(handlers, seat, 'claim:create', { claimId: `cl-sync-${i}`, statement: `made on the first replica ${i}`, scope: [], tenant: 'acme', classification: 'internal' });
-      if (!answer.ok) throw new Error(answer.error.message);
+    // 1,000 receipts of four kinds: new claims and new evidence, and bindings and lifecycle moves
+    // of what the replica already holds (whose old receipts a pull must check again).
+    const old = (i: number) => generatedEvidenceId(Math.floor(((i + 1) * 7919) % Math.max(1, rows.length / 11)));
+    const call = async (name: 'claim:create' | 'evidence:ingest' | 'claim:bind' | 'evidence:transition', request: unknown) => {
+      const answer = await dispatch(handlers, seat, name, request as never);
+      if (!answer.ok) throw new Error(`${name}: ${answer.error.message}`);
+    };
+    for (let i = 0; i < 250; i++) {
+      await call('claim:create', { claimId: `cl-sync-${i}`, statement: `made on the first replica ${i}`, scope: [], tenant: 'acme', classification: 'internal' });
+      await call('evidence:ingest', {
+        evidenceId: `ev-sync-${i}`, title: `seen on the first replica ${i}`, kind: 'log_record', content: `2026-12-07T10:00:00Z net_connect host=HOST-FS01 sync=${i}`,
+        context: {
+          sourceType: 'edr', sourceRef: `mde:sync:${i}`, sourceVersion: '1', observedAt: '2026-12-07T10:00:00.000Z', effectiveFrom: '2026-12-07T10:00:00.000Z', validUntil: null,
+          producerType: 'tool', producer: 'defender-for-endpoint', tenant: 'acme', classification: 'internal', trustTier: 'trusted', confidence: null,
+          independenceGroup: 'edr-sync', validationMethod: 'hash+schema', appliesTo: ['HOST-FS01'],
+        },
+      });
+      await call('claim:bind', { claimId: `cl-sync-${i}`, revisionId: `${old(i)}@1`, relation: 'FULL_SUPPORT', role: 'SUPPORTING' });
+      await call('evidence:transition', { revisionId: `${old(i + 250)}@1`, to: 'QUARANTINED', reason: `suspected tampering ${i}` });
     }
     let pushed = { pushed: 0 };
     const windowSyncMs = await timed(async () => (pushed = (await channel('team:sync')) as { pushed: number }));
@@ -222,19 +271,22 @@ async function main() {
       replica_receipts: rows.length, team_status_median_ms: median(statusMs).toFixed(0), team_sync_push_1000_ms: windowSyncMs.toFixed(0), pushed: pushed.pushed,
     });
     laptop.close();
-    const behind = openCaseFile(second);
-    let pulledMs: number;
-    try {
-      pulledMs = await timed(() => pullCase(behind, client));
-    } finally {
-      behind.close();
-    }
-    report('sync of 1,000 new receipts into a replica', { replica_receipts: rows.length, pulled: pushed.pushed, pull_ms: pulledMs.toFixed(0), goal_ms: 2000, note: 'each pull verifies the whole file (signatures at run ends)' });
-  } finally {
-    await client.end().catch(() => {});
-    cluster.stop();
-    tc.cleanup();
-    rmSync(dir, { recursive: true, force: true });
+    const pullInto = async (path: string, withMarks: boolean) => {
+      const behind = openCaseFile(path);
+      try {
+        let verified = '';
+        const ms = await timed(async () => (verified = (await pullCase(behind, client, { marks: withMarks ? marks : null })).verified));
+        return { ms, verified };
+      } finally {
+        behind.close();
+      }
+    };
+    const sinceMark = await pullInto(second, true);
+    const whole = await pullInto(third, false);
+    report('sync of 1,000 new receipts into a replica', {
+      replica_receipts: rows.length, pulled: pushed.pushed, pull_ms: sinceMark.ms.toFixed(0), verified: sinceMark.verified, goal_ms: 2000,
+      baseline_whole_file_pull_ms: whole.ms.toFixed(0), ratio_of_baseline: (whole.ms / sinceMark.ms).toFixed(1),
+    });
   }
 }
 

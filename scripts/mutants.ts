@@ -92,6 +92,13 @@ const MUTANTS: Mutant[] = [
     replace: 'if (r.salt === null && sealedDigest(\'\', r) !== r.content_digest) {',
     tests: ['electron/core/team/team.test.ts'],
   },
+  {
+    name: 'pull verification: the old receipts naming a changed row not checked again',
+    file: 'electron/core/audit/verify.ts',
+    find: '    if (targets.size === 0) return null;',
+    replace: '    if (targets.size >= 0) return null;',
+    tests: ['electron/core/audit/verifyChanges.test.ts'],
+  },
 ];
 
 let failed = 0;
