@@ -277,7 +277,8 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
 export const CORE_CASE_CHECKS: readonly CaseStateCheck[] = [
   {
     name: 'reviewer keys',
-    reads: { tables: ['actor_key'], actions: ['case:create', 'actor:create', 'actor:rekey'] },
+    // A new registration changes which key is a reviewer's last.
+    dependsOn: { tables: ['actor_key'], actions: ['case:create', 'actor:create', 'actor:rekey'] },
     // Each reviewer signs with the key their last registration named. A key row no receipt
     // registered, or the last key marked retired, changes who can sign. (A replaced key left active
     // is the key-registration check's to find: each registration names the keys it retires.)

@@ -77,10 +77,17 @@ export interface StateCheck {
 export interface CaseStateCheck {
   name: string;
   /**
-   * What it reads: a verification of a pull (VerifyOptions.changed) runs it only when the pull
-   * changed one of these tables or brought receipts of one of these actions.
+   * What can change its answer: rows of these tables, or new receipts of these actions. A
+   * verification of what changed (VerifyOptions.changed) runs it only then. A receipt that only
+   * accounts for more rows cannot make a check that asks whether every row is accounted for fail,
+   * so such checks list only the actions that can take an account back.
    */
-  reads: { tables: readonly string[]; actions: readonly string[] };
+  dependsOn: { tables: readonly string[]; actions: readonly string[] };
+  /**
+   * The same check of the changed rows only (their rowids by table), where it can be told without
+   * reading the whole case; used when only tables, not new actions, brought the check in.
+   */
+  checkRows?(db: CaseDb, rowids: ReadonlyMap<string, readonly number[]>): string | null;
   /** null when the case is consistent with its receipts, else what is not. */
   check(db: CaseDb): string | null;
 }
@@ -139,11 +146,19 @@ export class StateCollector {
    */
   observe(r: ReceiptFacts, newTargets: boolean): void {
     this.actionsSeen.add(r.action);
-    this.observeAgain(r, newTargets);
+    this.take(r, newTargets, () => true);
   }
 
-  /** A receipt from before the resume point, checked again because it names a changed row's target; called before observe. */
+  /**
+   * A receipt from before the resume point, checked again because it names a changed row's target;
+   * called before observe. It is the latest word only on the changed rows' targets: of its other
+   * targets, not every receipt is seen, and their rows did not change.
+   */
   observeAgain(r: ReceiptFacts, newTargets: boolean): void {
+    this.take(r, newTargets, (t) => this.changed?.targets.has(t) === true);
+  }
+
+  private take(r: ReceiptFacts, newTargets: boolean, latestOn: (target: string) => boolean): void {
     if (newTargets) this.index(r.targets);
     const list = this.byAction.get(r.action) ?? [];
     for (const c of list) if (c.scope === 'each') this.run(c, r);
@@ -154,7 +169,7 @@ export class StateCollector {
     if (named.size === 0 && r.targets[0] !== undefined) named.add(r.targets[0]);
     // A target a check holds this receipt to is named by it too (case:create names its first admin).
     for (const t of named) {
-      this.latest.set(t, r);
+      if (latestOn(t)) this.latest.set(t, r);
       this.named.add(t);
     }
   }
@@ -197,7 +212,8 @@ export class StateCollector {
       }
       for (const c of whole ? this.caseChecks : this.caseChecks.filter((c) => this.reachedBy(c))) {
         if (this.firstBreak) break;
-        const problem = this.attempt(() => c.check(this.db));
+        const rowsOnly = !whole && this.changed && c.checkRows && !c.dependsOn.actions.some((a) => this.actionsSeen.has(a));
+        const problem = this.attempt(() => (rowsOnly ? c.checkRows!(this.db, this.changed!.rowids) : c.check(this.db)));
         if (problem === undefined) this.unchecked += 1;
         else if (problem === null) this.checked += 1;
         else this.firstBreak = { seq: length + 1, reason: `${c.name}: ${problem}: it was changed without a receipt, or receipts were removed from the end of the chain` };
@@ -210,7 +226,7 @@ export class StateCollector {
   private reachedBy(c: CaseStateCheck): boolean {
     const changed = this.changed;
     if (!changed) return false;
-    return c.reads.tables.some((t) => changed.tables.has(t)) || c.reads.actions.some((a) => this.actionsSeen.has(a));
+    return c.dependsOn.tables.some((t) => changed.tables.has(t)) || c.dependsOn.actions.some((a) => this.actionsSeen.has(a));
   }
 
   /** The first row of a receipted table (of those `rowids` lists by table, or all) that no receipt names, if any. */

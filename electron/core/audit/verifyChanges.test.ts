@@ -4,7 +4,7 @@ import { buildFullCase } from '../../testing/fullCase';
 import { rowTampers } from '../../testing/rowTampers';
 import { openAsAttacker } from '../../testing/tamper';
 import { openCaseFile } from '../store/caseFile';
-import { applyImages } from '../store/replicaRows';
+import { applyImages, replicatedTables } from '../store/replicaRows';
 import { trackChanges } from './rowTargets';
 import { verifyChain, type ResumePoint } from './verify';
 
@@ -40,6 +40,50 @@ describe('verifying only what changed', () => {
       expect([...tracker.changed.targets]).toEqual(['claim:cl-decided']);
       // The claim's receipts (its creation, its bindings, its decisions) were held to the table again.
       expect(v.fingerprints.checked).toBeGreaterThan(3);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('passes every row of every table declared changed but left as it is (no false alarm sends a pull to a whole verification)', () => {
+    const db = openCaseFile(full.path);
+    const alarms: string[] = [];
+    let rows = 0;
+    try {
+      for (const t of replicatedTables(db)) {
+        const keyCols = t.key.map((k, i) => `"${k}" AS "k${i}"`).join(', ');
+        for (const row of db.prepare(`SELECT ${keyCols}, * FROM "${t.name}"`).all() as Record<string, unknown>[]) {
+          const image = { t: t.name, k: t.key.map((_, i) => row[`k${i}`] as string | number), r: Object.fromEntries(t.columns.map((c) => [c, row[c]])) };
+          const tracker = trackChanges(db, [image])!;
+          tracker.note();
+          const v = verifyChain(db, { resume: point, changed: tracker.changed });
+          rows += 1;
+          if (!v.ok) alarms.push(`${t.name} ${JSON.stringify(image.k)}: ${v.firstBroken?.reason}`);
+        }
+      }
+    } finally {
+      db.close();
+    }
+    expect(alarms).toEqual([]);
+    expect(rows).toBeGreaterThan(250);
+  });
+
+  it('refuses an unbound revision slipped back into a later generation of its claim (its pair still named by the old bind)', () => {
+    const copy = `${full.path}.slipped.sqlite`;
+    copyFileSync(full.path, copy);
+    const db = openAsAttacker(copy);
+    try {
+      const old = db.prepare(`SELECT * FROM claim_binding WHERE claim_id = 'cl-resolved' AND generation = 1 AND revision_id NOT IN (SELECT revision_id FROM claim_binding WHERE claim_id = 'cl-resolved' AND generation = 2)`).get() as Record<string, unknown>;
+      const rowid = (db.prepare('SELECT MAX(rowid) FROM claim_binding').pluck().get() as number) + 1;
+      const image = { t: 'claim_binding', k: [rowid], r: { ...old, binding_id: rowid, generation: 2 } };
+      const tracker = trackChanges(db, [image])!;
+      db.transaction(() => {
+        tracker.note();
+        applyImages(db, [image]);
+        tracker.note();
+      })();
+      expect(verifyChain(db).firstBroken?.reason).toMatch(/^claim bindings: the binding of .* \(generation 2\) was written by no receipt/);
+      expect(verifyChain(db, { resume: point, changed: tracker.changed }).firstBroken?.reason).toMatch(/^claim bindings: the binding of .* \(generation 2\) was written by no receipt/);
     } finally {
       db.close();
     }

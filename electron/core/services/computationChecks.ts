@@ -58,7 +58,7 @@ export const COMPUTATION_CASE_CHECKS: readonly CaseStateCheck[] = [
   {
     // The per-receipt check finds rows missing or altered; this finds rows (and input links) added.
     name: 'computations',
-    reads: { tables: ['computation', 'computation_input'], actions: ['computation:create'] },
+    dependsOn: { tables: ['computation', 'computation_input'], actions: [] },
     check: (db) => {
       const recorded = new Set(db.prepare(`SELECT json_extract(body, '$.computationId') FROM audit_receipt WHERE action = 'computation:create'`).pluck().all() as string[]);
       for (const id of db.prepare('SELECT computation_id FROM computation ORDER BY computation_id').pluck().iterate() as IterableIterator<string>) {

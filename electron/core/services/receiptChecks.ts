@@ -79,6 +79,48 @@ function provRowsDiffer(db: CaseDb, r: ReceiptFacts, nodes: readonly string[], e
   return null;
 }
 
+const BINDING_ACTIONS = JSON.stringify(['claim:bind', ...GENERATION_ACTIONS]);
+const BINDING_FACTS = `SELECT action, json_extract(body, '$.claimId') AS claim, json_extract(body, '$.generation') AS generation, json_extract(body, '$.revisionId') AS revision,
+  json_extract(body, '$.toGeneration') AS toGeneration, json_extract(body, '$.bindingWatermark') AS watermark FROM audit_receipt`;
+type BindingRow = { binding_id: number; claim_id: string; generation: number; revision_id: string };
+
+/**
+ * The first binding row (of all, or of those with `rowids`) that no receipt wrote. For some rows,
+ * only the receipts naming their claims are read (through receipt_target): a bind and a
+ * generation's receipt both name their claim.
+ */
+function unaccountedBinding(db: CaseDb, rowids: readonly number[] | null): string | null {
+  type Facts = { action: string; claim: string; generation: number; revision: string; toGeneration: number; watermark: number | null };
+  let some: BindingRow[] | null = null;
+  let receipts: IterableIterator<Facts>;
+  if (rowids === null) {
+    receipts = db.prepare(`${BINDING_FACTS} WHERE action IN (SELECT value FROM json_each(?)) ORDER BY seq`).iterate(BINDING_ACTIONS) as IterableIterator<Facts>;
+  } else {
+    if (rowids.length === 0) return null;
+    some = db.prepare('SELECT binding_id, claim_id, generation, revision_id FROM claim_binding WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY binding_id').all(JSON.stringify(rowids)) as BindingRow[];
+    const claims = JSON.stringify([...new Set(some.map((b) => `claim:${b.claim_id}`))]);
+    receipts = db
+      .prepare(`${BINDING_FACTS} WHERE seq IN (SELECT seq FROM receipt_target WHERE target IN (SELECT value FROM json_each(?))) AND action IN (SELECT value FROM json_each(?)) ORDER BY seq`)
+      .iterate(claims, BINDING_ACTIONS) as IterableIterator<Facts>;
+  }
+  const bound = new Set<string>();
+  const written = new Map<string, number | null>();
+  for (const r of receipts) {
+    if (r.action === 'claim:bind') bound.add(`${r.claim}\u0000${r.generation}\u0000${r.revision}`);
+    else written.set(`${r.claim}\u0000${r.toGeneration}`, r.watermark);
+  }
+  // Every binding is read only once the receipts are: one statement at a time on the connection.
+  const bindings = some ?? (db.prepare('SELECT binding_id, claim_id, generation, revision_id FROM claim_binding ORDER BY binding_id').iterate() as IterableIterator<BindingRow>);
+  for (const b of bindings) {
+    if (bound.has(`${b.claim_id}\u0000${b.generation}\u0000${b.revision_id}`)) continue;
+    const key = `${b.claim_id}\u0000${b.generation}`;
+    const watermark = written.get(key);
+    if (written.has(key) && (watermark === null || watermark === undefined || b.binding_id <= watermark)) continue;
+    return `the binding of ${b.revision_id} to ${b.claim_id} (generation ${b.generation}) was written by no receipt`;
+  }
+  return null;
+}
+
 export const RECEIPT_CASE_CHECKS: readonly CaseStateCheck[] = [
   {
     // Each binding row was written by the claim:bind of its generation, or by the receipt that
@@ -86,34 +128,15 @@ export const RECEIPT_CASE_CHECKS: readonly CaseStateCheck[] = [
     // per-receipt checks find rows missing or altered; this finds rows added (an unbound item
     // slipped back into a later generation).
     name: 'claim bindings',
-    reads: { tables: ['claim_binding'], actions: ['claim:bind', ...GENERATION_ACTIONS] },
-    check: (db) => {
-      const bound = new Set(
-        db
-          .prepare(`SELECT json_extract(body, '$.claimId') || char(0) || json_extract(body, '$.generation') || char(0) || json_extract(body, '$.revisionId') FROM audit_receipt WHERE action = 'claim:bind'`)
-          .pluck()
-          .all() as string[],
-      );
-      const written = new Map<string, number | null>();
-      for (const g of db
-        .prepare(`SELECT json_extract(body, '$.claimId') AS claim, json_extract(body, '$.toGeneration') AS generation, json_extract(body, '$.bindingWatermark') AS watermark FROM audit_receipt WHERE action IN (SELECT value FROM json_each(?))`)
-        .all(JSON.stringify(GENERATION_ACTIONS)) as { claim: string; generation: number; watermark: number | null }[]) {
-        written.set(`${g.claim}\u0000${g.generation}`, g.watermark);
-      }
-      for (const b of db.prepare('SELECT binding_id, claim_id, generation, revision_id FROM claim_binding ORDER BY binding_id').iterate() as IterableIterator<{ binding_id: number; claim_id: string; generation: number; revision_id: string }>) {
-        if (bound.has(`${b.claim_id}\u0000${b.generation}\u0000${b.revision_id}`)) continue;
-        const key = `${b.claim_id}\u0000${b.generation}`;
-        const watermark = written.get(key);
-        if (written.has(key) && (watermark === null || watermark === undefined || b.binding_id <= watermark)) continue;
-        return `the binding of ${b.revision_id} to ${b.claim_id} (generation ${b.generation}) was written by no receipt`;
-      }
-      return null;
-    },
+    // A bind only accounts for a row; a generation written whole can take accounts back (its watermark).
+    dependsOn: { tables: ['claim_binding'], actions: [...GENERATION_ACTIONS] },
+    check: (db) => unaccountedBinding(db, null),
+    checkRows: (db, rowids) => unaccountedBinding(db, rowids.get('claim_binding') ?? []),
   },
   /** Every provenance node was added by a prov:record receipt or by a quote that matched its source. */
   {
     name: 'provenance nodes',
-    reads: { tables: ['prov_node'], actions: ['prov:record', 'evidence:ingest', 'evidence:revise'] },
+    dependsOn: { tables: ['prov_node'], actions: [] },
     check: (db) => {
       const named = new Set(
         db

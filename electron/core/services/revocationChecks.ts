@@ -180,7 +180,7 @@ type RecordedFence = { fenceId: number; jobId: number; bindingWatermark?: number
 export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
   {
     name: 'revocation fences',
-    reads: { tables: ['revocation_fence'], actions: ['evidence:transition', 'evidence:revise', 'revocation:converge'] },
+    dependsOn: { tables: ['revocation_fence'], actions: [] },
     check: (db) => {
       // A fence is written by a receipted move (its receipt names it) or, DERIVED, by the worker
       // under a fence that exists: anything else was added behind the receipts' back.
@@ -224,7 +224,8 @@ export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
   },
   {
     name: 'support projections',
-    reads: { tables: ['support_projection', 'projection_ledger', 'outbox_job'], actions: ['case:create', 'revocation:converge', ...REMEDIATION_ACTIONS] },
+    // A newer remediation of a version, or a job's receipt, says what a projection must be.
+    dependsOn: { tables: ['support_projection', 'projection_ledger', 'outbox_job'], actions: ['case:create', 'revocation:converge', ...REMEDIATION_ACTIONS] },
     check: (db) => {
       const rows = db.prepare('SELECT claim_id, generation, projection, reasons, version, fence_watermark, computed_at, job_id FROM support_projection ORDER BY claim_id').all() as {
         claim_id: string; generation: number; projection: string; reasons: string; version: number; fence_watermark: number; computed_at: string; job_id: number | null;
