@@ -123,8 +123,8 @@ export class StateCollector {
    * `since-resume`: the receipts observed are those after a point an earlier verification reached;
    * their states are checked, but rows no receipt names and the whole-case checks need every
    * receipt, so they are left to a full verification. Unless `changed` says which rows changed
-   * since that point: then those rows must be named, and the whole-case checks that read what
-   * changed run (the caller observes the earlier receipts that name the changed rows' targets).
+   * since that point: then those rows must be named, and the whole-case checks whose answer what
+   * changed can move run (the caller observes the earlier receipts that name the changed rows' targets).
    */
   constructor(
     private readonly db: CaseDb,

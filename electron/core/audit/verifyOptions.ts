@@ -23,8 +23,9 @@ export interface VerifyOptions {
    * With `resume`, when the tables changed since that point in known rows only (a pull applied
    * the server's row images, team/replica.ts): besides what came after the point, every receipt
    * that names a target of a changed row is checked again (however old), every changed row must
-   * be named by a receipt, and the whole-case checks that read a changed table, or receipts of an
-   * action that came after the point, run. That is what a full verification would find different.
+   * be named by a receipt, and the whole-case checks whose answer a changed table or a new
+   * receipt's action can move run (CaseStateCheck.dependsOn). That is what a full verification
+   * would find different.
    */
   changed?: ChangedRows;
   /** Called with the point this verification reached, when it verified (to resume from next time). */

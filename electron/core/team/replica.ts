@@ -22,9 +22,9 @@ import { readReceipts, readRows, rowsPoint, teamHead } from './teamStore';
  * A clone is verified whole. A pull onto a file this machine verified before (a verification mark,
  * verifyMarks.ts) verifies what changed since: the receipts after the mark, and, for every row the
  * images changed, every receipt old or new that names what the row answers to (rowTargets.ts),
- * the row's own receipt and the whole-case checks that read its table. That is what a whole
- * verification would find different, so a pull of a thousand receipts into a case of a million
- * costs what the thousand cost. Without a mark, with a row no target is known for, or when that
+ * the row's own receipt, and the whole-case checks whose answer the change can move. That is
+ * what a whole verification would find different, at the cost of what the pull brings rather
+ * than of the whole case. Without a mark, with a row no target is known for, or when that
  * verification finds anything at all, the whole file is verified and its answer is the one given.
  *
  * A replica holds the whole case, so cloning and pulling need a clearance that covers every
@@ -48,8 +48,8 @@ export interface PullResult {
   verified: 'changes' | 'whole' | 'nothing';
 }
 
-/** Where a replica's verification marks are kept (this user's data folder), or null for none. */
 export interface PullOptions {
+  /** This user's verification marks (marksOf): where a pull starts verifying, and where it leaves its mark; none: verify whole. */
   marks?: VerificationMarks | null;
 }
 
