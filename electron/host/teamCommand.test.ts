@@ -57,12 +57,22 @@ describe('npm run team', () => {
     expect((await team('status', rc.casePath, cluster.url)).stdout).toContain(`ahead of the server by ${m - n} receipts`);
     expect((await team('push', rc.casePath, cluster.url)).stdout).toBe(`pushed ${m - n} of ${m - n} receipts (head seq ${m})\n`);
 
+    // A clone on this machine, then a pull of what was pushed since: verified by what changed
+    // (the clone left this machine's mark in --user-data), then nothing left to pull.
+    const clone = join(rc.dir, 'cli-clone.case.sqlite');
+    const userData = join(rc.dir, 'cli-user');
+    expect((await team('clone', cluster.url, caseId, clone, '--user-data', userData)).stdout).toBe(`cloned case ${caseId} into ${clone}: ${m} receipts, verified (head seq ${m})\n`);
+    await rc.claim('cl-2');
+    await team('push', rc.casePath, cluster.url);
+    expect((await team('pull', clone, cluster.url, '--user-data', userData)).stdout).toBe(`pulled 1 receipts, verified: what changed since this machine last verified the file (head seq ${m + 1})\n`);
+    expect((await team('pull', clone, cluster.url, '--user-data', userData)).stdout).toBe(`pulled 0 receipts, already at the server's head (head seq ${m + 1})\n`);
+
     // The reviewer's role logs in and reads the log through its own clearance.
     const faye = new pg.Client({ connectionString: cluster.urlAs(teamRoleName('faye')) });
     await faye.connect();
     try {
       const { rows } = await faye.query('SELECT count(*)::int AS n FROM erwb.team_receipt WHERE case_id = $1', [caseId]);
-      expect(rows[0].n).toBe(m);
+      expect(rows[0].n).toBe(m + 1);
     } finally {
       await faye.end();
     }

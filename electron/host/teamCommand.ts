@@ -28,12 +28,12 @@ export const TEAM_USAGE = `usage:
   npm run team -- init <postgres-url>
   npm run team -- publish <case-file> <postgres-url>
   npm run team -- push <case-file> <postgres-url>
-  npm run team -- pull <case-file> <postgres-url>
+  npm run team -- pull <case-file> <postgres-url> [--user-data <dir>]
   npm run team -- sync <case-file> <postgres-url> --as <reviewer> [--user-data <dir>]
       [--passphrase-fd <n> | --passphrase-file <path>]
   npm run team -- conflicts <case-file> [--as <reviewer>]
   npm run team -- drop <case-file> <conflict-id> --as <reviewer>
-  npm run team -- clone <postgres-url> <case-id> <new-case-file>
+  npm run team -- clone <postgres-url> <case-id> <new-case-file> [--user-data <dir>]
   npm run team -- status <case-file> <postgres-url>
   npm run team -- worker <case-file> <postgres-url> --as <reviewer> [--wait] [--lease-ms <ms>]
       [--user-data <dir>] [--passphrase-fd <n> | --passphrase-file <path>]
@@ -109,14 +109,23 @@ type WorkerValues = ReturnType<typeof parseArgs<{ args: string[]; allowPositiona
 
 const IDENTITY = ['as', 'user-data', 'passphrase-fd', 'passphrase-file'] as const;
 
+/** This user's workbench data (keys, verification marks): --user-data, else the default folder. */
+const userDataOf = (values: WorkerValues): string => values['user-data'] ?? defaultUserDataDir();
+
+const PULL_VERIFIED = {
+  changes: 'verified: what changed since this machine last verified the file',
+  whole: 'verified: the whole file',
+  nothing: 'already at the server\'s head',
+} as const;
+
 /** Each command's positional arguments, the options it takes, and whether it signs (needs --as). */
 const COMMANDS: Record<string, { args: number; options: readonly string[]; signs?: boolean }> = {
   init: { args: 1, options: [] },
   publish: { args: 2, options: [] },
   push: { args: 2, options: [] },
-  pull: { args: 2, options: [] },
+  pull: { args: 2, options: ['user-data'] },
   status: { args: 2, options: [] },
-  clone: { args: 3, options: [] },
+  clone: { args: 3, options: ['user-data'] },
   sync: { args: 2, options: IDENTITY, signs: true },
   worker: { args: 2, options: [...IDENTITY, 'wait', 'lease-ms', 'pause-after-claim-ms'], signs: true },
   conflicts: { args: 1, options: ['as'] },
@@ -147,7 +156,7 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
     if (command === 'conflicts' || command === 'drop') return conflictsCommand(command, rest, values.as, out);
     if (command === 'clone') {
       const [url, caseId, casePath] = rest as [string, string, string];
-      const done = await withServer(url, (client) => cloneCase(client, caseId, resolve(casePath), { marks: marksOf(values['user-data'] ?? defaultUserDataDir()) }));
+      const done = await withServer(url, (client) => cloneCase(client, caseId, resolve(casePath), { marks: marksOf(userDataOf(values)) }));
       rememberServer(resolve(casePath), url);
       out.stdout(`cloned case ${caseId} into ${casePath}: ${done.pulled} receipts, verified (head seq ${done.head})\n`);
       return 0;
@@ -161,8 +170,8 @@ export async function runTeamCommand(args: string[], out: Out): Promise<number> 
       const onProgress = (p: PushProgress) => out.stderr(`${progressLine(p)}\n`);
       if (command !== 'status') writeTransaction(db, () => noteServer(db, serverLocation(url)));
       if (command === 'pull') {
-        const pulled = await withServer(url, (client) => pullCase(db, client, { marks: marksOf(values['user-data'] ?? defaultUserDataDir()) }));
-        out.stdout(`pulled ${pulled.pulled} receipts, verified (${pulled.verified === 'changes' ? 'what changed since this machine last verified it' : 'the whole file'}; head seq ${pulled.head})\n`);
+        const pulled = await withServer(url, (client) => pullCase(db, client, { marks: marksOf(userDataOf(values)) }));
+        out.stdout(`pulled ${pulled.pulled} receipts, ${PULL_VERIFIED[pulled.verified]} (head seq ${pulled.head})\n`);
         return 0;
       }
       if (command === 'publish' || command === 'push') {
@@ -209,7 +218,7 @@ async function runWorker(casePath: string, url: string, values: WorkerValues, ou
   const leaseMs = values['lease-ms'] ? Number(values['lease-ms']) : DEFAULT_TEAM_LEASE_MS;
   if (!Number.isInteger(leaseMs) || leaseMs < 100) throw invalid(`--lease-ms: expected a whole number of milliseconds, at least 100; got ${values['lease-ms']}`);
   const pause = Number(values['pause-after-claim-ms'] ?? 0);
-  const session = new Session({ userDataDir: values['user-data'] ?? defaultUserDataDir(), log: (l) => out.stderr(`${l}\n`) });
+  const session = new Session({ userDataDir: userDataOf(values), log: (l) => out.stderr(`${l}\n`) });
   try {
     session.open(resolve(casePath));
     const seat = session.seat('team-worker');
@@ -259,7 +268,7 @@ async function runSync(casePath: string, url: string, values: WorkerValues, out:
   const actorId = values.as!;
   const passphrase = await readPassphrase(actorId, { fd: values['passphrase-fd'], file: values['passphrase-file'] });
   rememberServer(resolve(casePath), url);
-  const done = await withServer(url, (client) => syncCase(resolve(casePath), client, { userDataDir: values['user-data'] ?? defaultUserDataDir(), actorId, passphrase }, (step) => out.stderr(`sync: ${step}\n`)));
+  const done = await withServer(url, (client) => syncCase(resolve(casePath), client, { userDataDir: userDataOf(values), actorId, passphrase }, (step) => out.stderr(`sync: ${step}\n`)));
   out.stdout(`pulled ${done.pulled} receipts (verified); took ${done.replayed.length} provisional actions again on the server's head; pushed ${done.pushed} (head seq ${done.head})\n`);
   for (const c of done.conflicts) out.stdout(`conflict for ${c.actor}: ${c.channel} made ${c.made_at}: ${c.reason}\n`);
   return 0;

@@ -222,7 +222,7 @@ export class StateCollector {
     return this.firstBreak;
   }
 
-  /** Whether a pull's changes reach what a whole-case check reads. */
+  /** Whether what changed can move a whole-case check's answer (its dependsOn). */
   private reachedBy(c: CaseStateCheck): boolean {
     const changed = this.changed;
     if (!changed) return false;
