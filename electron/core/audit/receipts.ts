@@ -49,6 +49,13 @@ export interface ReceiptRow {
 /** The columns of audit_receipt, in one place for every reader that hashes or ships receipts. */
 export const RECEIPT_COLUMNS = 'seq, at, actor, action, targets, body, pre_state_fp, post_state_fp, artifact_digests, prev_hash, hash, signer, signature, salt';
 
+/** A receipt read as an array (better-sqlite3's raw mode, a third cheaper than objects), in RECEIPT_COLUMNS' order. */
+export type RawReceipt = [number, string, string, string, string, string, string | null, string | null, string, string, string, string | null, string | null, string | null];
+export const receiptOf = (r: RawReceipt): ReceiptRow => ({
+  seq: r[0], at: r[1], actor: r[2], action: r[3], targets: r[4], body: r[5], pre_state_fp: r[6], post_state_fp: r[7],
+  artifact_digests: r[8], prev_hash: r[9], hash: r[10], signer: r[11], signature: r[12], salt: r[13],
+});
+
 /** What the hash covers besides prev_hash: the stored row plus the previous receipt's signature. */
 export type HashedFields = Omit<ReceiptRow, 'hash' | 'prev_hash' | 'signature'> & { prev_signature: string | null };
 

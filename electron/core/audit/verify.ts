@@ -2,12 +2,12 @@ import { verify as verifyAsync, type KeyObject } from 'node:crypto';
 import type { ChainVerification } from '../../../shared/ipc/channels/audit';
 import type { CaseDb } from '../store/caseFile';
 import { decodeSignature, keyIdOf, publicKeyObject, verifySignature, type KeyRegistration } from './keys';
-import { chainHash, GENESIS_HASH, hashBodyOf, RECEIPT_COLUMNS, signedMessage, type ReceiptRow } from './receipts';
+import { chainHash, GENESIS_HASH, hashBodyOf, RECEIPT_COLUMNS, receiptOf, signedMessage, type RawReceipt, type ReceiptRow } from './receipts';
 import { CASE_STATE_CHECKS, STATE_CHECKS } from './stateCheckList';
 import { StateCollector, StoredReceiptFacts } from './stateChecks';
 
 export { chainHead, formatHead, listReceipts, parseHead } from './receiptViews';
-import { formatHead, parseHead } from './receiptViews';
+import { formatHead, parseHead, parseOr } from './receiptViews';
 
 export type { ResumePoint, VerifyOptions } from './verifyOptions';
 import type { ResumePoint, VerifyOptions } from './verifyOptions';
@@ -42,25 +42,16 @@ interface SignatureJob {
 /** Actions whose body registers a reviewer key (keys.ts): the chain is its own key directory. */
 const REGISTERING_ACTIONS = new Set(['case:create', 'actor:create', 'actor:rekey']);
 const PAGE = 4096;
-type RawReceipt = [number, string, string, string, string, string, string | null, string | null, string, string, string, string | null, string | null, string | null];
-const receiptOf = (r: RawReceipt): ReceiptRow => ({
-  seq: r[0], at: r[1], actor: r[2], action: r[3], targets: r[4], body: r[5], pre_state_fp: r[6], post_state_fp: r[7],
-  artifact_digests: r[8], prev_hash: r[9], hash: r[10], signer: r[11], signature: r[12], salt: r[13],
-});
 const badSignature = (seq: number): Broken => ({
   seq,
   kind: 'signature',
   reason: "the signature does not verify against the signer's registered public key: the receipt was re-hashed or its signature replaced without the reviewer's private key",
 });
 
-function parseJson<T>(text: string): T | undefined {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    // not JSON: undefined, below
-  }
-  return undefined;
-}
+const NOT_JSON = 'targets or artifact digests are not valid JSON';
+
+/** Stored text is attacker-controlled once the file left our hands: undefined when it is not JSON. */
+const parseJson = <T>(text: string): T | undefined => parseOr<T | undefined>(text, undefined);
 
 /**
  * Walks the chain in seq order, page by page, and finds the first receipt that does not fit: a gap
@@ -120,36 +111,27 @@ class ChainWalk {
       this.length = resume.seq;
       this.after = resume.seq;
       this.from = resume.seq;
-      if (options.changed) this.broken = this.checkAgain(resume.seq, options.changed.targets);
-      if (this.broken) this.done = true;
+      if (options.changed) this.done = (this.broken = this.checkAgain(resume.seq, options.changed.targets)) !== null;
     }
   }
 
-  /**
-   * Hands the state checks every receipt up to `through` that names one of `targets`, in seq
-   * order, before the walk goes on past the resume point: what rows a pull changed is then held
-   * to all its receipts, as a full verification would hold it.
-   */
+  /** Hands the state checks, in seq order, every receipt up to `through` naming one of `targets`: changed rows are held to all their receipts. */
   private checkAgain(through: number, targets: ReadonlySet<string>): Broken | null {
     if (targets.size === 0) return null;
-    const seqs = this.db
-      .prepare('SELECT DISTINCT seq FROM receipt_target WHERE target IN (SELECT value FROM json_each(?)) AND seq <= ? ORDER BY seq')
-      .pluck()
-      .all(JSON.stringify([...targets]), through) as number[];
-    const read = this.db.prepare(`SELECT ${RECEIPT_COLUMNS} FROM audit_receipt WHERE seq IN (SELECT value FROM json_each(?)) ORDER BY seq`);
-    for (let i = 0; i < seqs.length; i += PAGE) {
-      for (const row of (read.raw(true).all(JSON.stringify(seqs.slice(i, i + PAGE))) as RawReceipt[]).map(receiptOf)) {
-        const facts = this.factsOf(row);
-        if (!facts) return { seq: row.seq, kind: 'chain', reason: 'targets or artifact digests are not valid JSON' };
-        this.state.observeAgain(facts, true);
-      }
+    const rows = this.db
+      .prepare(`SELECT ${RECEIPT_COLUMNS} FROM audit_receipt WHERE seq IN (SELECT seq FROM receipt_target WHERE target IN (SELECT value FROM json_each(?)) AND seq <= ?) ORDER BY seq`)
+      .raw(true)
+      .all(JSON.stringify([...targets]), through) as RawReceipt[];
+    for (const row of rows.map(receiptOf)) {
+      const facts = this.factsOf(row, parseJson<string[]>(row.targets));
+      if (!facts) return { seq: row.seq, kind: 'chain', reason: NOT_JSON };
+      this.state.observeAgain(facts, true);
     }
     return null;
   }
 
-  /** What the state checks read of a receipt; null when its targets or artifact digests are not JSON. */
-  private factsOf(row: ReceiptRow): StoredReceiptFacts | null {
-    const targets = parseJson<string[]>(row.targets);
+  /** What the state checks read of a receipt (its targets parsed); null when its targets or artifact digests are not JSON. */
+  private factsOf(row: ReceiptRow, targets: unknown): StoredReceiptFacts | null {
     // Stryker disable next-line StringLiteral: equivalent; the fast path for the usual '{}' parses to the same {}
     const artifacts = row.artifact_digests === '{}' ? {} : parseJson<Record<string, string>>(row.artifact_digests);
     if (!Array.isArray(targets) || !artifacts || typeof artifacts !== 'object') return null;
@@ -305,13 +287,10 @@ class ChainWalk {
         this.targetsSeen.set(row.targets, targets);
       }
     }
-    // Stryker disable next-line StringLiteral: equivalent; the fast path for the usual '{}' parses to the same {}
-    const artifacts = row.artifact_digests === '{}' ? {} : parseJson<Record<string, string>>(row.artifact_digests);
-    if (!Array.isArray(targets) || !artifacts || typeof artifacts !== 'object') {
-      return { seq, kind: 'chain', reason: 'targets or artifact digests are not valid JSON' };
-    }
     if (seq === 1 && row.action === 'case:create') this.exactTimes = parseJson<{ rowTimes?: string }>(row.body)?.rowTimes === 'receipt';
-    this.state.observe(new StoredReceiptFacts(seq, row.at, this.exactTimes, row.action, row.actor, targets, row.body, row.post_state_fp, artifacts), fresh);
+    const facts = this.factsOf(row, targets);
+    if (!facts) return { seq, kind: 'chain', reason: NOT_JSON };
+    this.state.observe(facts, fresh);
     if (this.expected && seq === this.expected.seq) this.hashAtExpected = row.hash;
     this.prevHash = row.hash;
     this.prevSig = row.signature;
