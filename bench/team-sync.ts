@@ -54,6 +54,21 @@ const RUNS = 3;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** What `fn` answers, and how far above its starting point the heap grew meanwhile (sampled every 50 ms, and at the end). */
+async function withPeakHeap<T>(fn: () => Promise<T>): Promise<{ value: T; growthMb: number }> {
+  const start = process.memoryUsage().heapUsed;
+  let peak = start;
+  const sample = () => (peak = Math.max(peak, process.memoryUsage().heapUsed));
+  const timer = setInterval(sample, 50);
+  try {
+    const value = await fn();
+    sample();
+    return { value, growthMb: Math.round((peak - start) / 1024 ** 2) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
@@ -81,7 +96,7 @@ async function main() {
       PRIMARY KEY (case_id, seq))`);
     await client.query(`CREATE TABLE bare_content (case_id text, item text, seq bigint, media_type text, content text, content_sha256 text, tenant text, rank smallint,
       PRIMARY KEY (case_id, item))`);
-    await client.query('CREATE TABLE bare_rows (case_id text, through_seq bigint, images text, PRIMARY KEY (case_id, through_seq))');
+    await client.query('CREATE TABLE bare_rows (case_id text, through_seq bigint, part integer, images text, PRIMARY KEY (case_id, through_seq, part))');
 
     const { caseId } = readCaseMeta(db);
     if (!values['replicas-only']) await serverBenches(client, db, rows, caseId);
@@ -110,7 +125,7 @@ async function serverBenches(client: pg.Client, db: CaseDb, rows: ReceiptRow[], 
       // The same rows the push wrote (receipts, bodies and the evidence texts), bare.
       const { rows: content } = await client.query<{ item: string; seq: string; media_type: string; content: string; content_sha256: string; tenant: string; rank: number }>(
         'SELECT item, seq, media_type, content, content_sha256, tenant, rank FROM erwb.team_content WHERE case_id = $1 ORDER BY seq', [id]);
-      const { rows: images } = await client.query<{ through_seq: string; images: string }>('SELECT through_seq, images FROM erwb.team_rows WHERE case_id = $1', [id]);
+      const { rows: images } = await client.query<{ through_seq: string; part: number; images: string }>('SELECT through_seq, part, images FROM erwb.team_rows WHERE case_id = $1', [id]);
       const textsOf = new Map<number, typeof content>();
       for (const c of content) {
         const start = Math.floor((Number(c.seq) - rows[0]!.seq) / BATCH) * BATCH;
@@ -135,7 +150,7 @@ async function serverBenches(client: pg.Client, db: CaseDb, rows: ReceiptRow[], 
               [`${id}-bare`, of('item'), of('seq'), of('media_type'), of('content'), of('content_sha256'), of('tenant'), of('rank')],
             );
           }
-          for (const r of images) await client.query('INSERT INTO bare_rows VALUES ($1, $2, $3)', [`${id}-bare`, r.through_seq, r.images]);
+          for (const r of images) await client.query('INSERT INTO bare_rows VALUES ($1, $2, $3, $4)', [`${id}-bare`, r.through_seq, r.part, r.images]);
         }),
       );
     }
@@ -236,7 +251,7 @@ async function replicaBenches(client: pg.Client, url: string, db: CaseDb, rows: 
         const scopes = receiptScopes(db, chunk);
         head = await appendReceipts(client, caseId, head, chunk.map((r, j) => ({ ...r, scope: scopes[j]! })));
       }
-      await appendRowsAtHead(client, caseId, head, { images: '' });
+      await appendRowsAtHead(client, caseId, head, { parts: [] });
       writeTransaction(db, () => {
         startCapture(db);
         noteServerSeq(db, head.seq);
@@ -249,8 +264,16 @@ async function replicaBenches(client: pg.Client, url: string, db: CaseDb, rows: 
       report('replica by copy (receipts sent without row images; the copy verified whole, its mark kept)', { receipts: rows.length, send_s: (sent / 1000).toFixed(1), verify_s: ((performance.now() - t0 - sent) / 1000).toFixed(1) });
       cloneMs = Number.NaN;
     } else {
-      await pushCase(db, client, { batch: BATCH });
-      cloneMs = await timed(() => cloneCase(client, caseId, first, { marks }));
+      // The publish and the clone read and send row images a part at a time: the heap they grow
+      // by stays far below the case's size.
+      const published = await withPeakHeap(() => timed(() => pushCase(db, client, { batch: BATCH })));
+      const cloned = await withPeakHeap(() => timed(() => cloneCase(client, caseId, first, { marks })));
+      cloneMs = cloned.value;
+      const parts = await client.query<{ n: number; chars: string }>('SELECT count(*)::int AS n, sum(length(images))::bigint AS chars FROM erwb.team_rows WHERE case_id = $1', [caseId]);
+      report('publish of the whole case (receipts, texts, every row image in parts), then its clone', {
+        receipts: rows.length, publish_s: (published.value / 1000).toFixed(1), publish_heap_growth_mb: published.growthMb, row_image_parts: parts.rows[0]!.n,
+        row_image_mb: Math.round(Number(parts.rows[0]!.chars) / 1024 ** 2), clone_s: (cloned.value / 1000).toFixed(1), clone_heap_growth_mb: cloned.growthMb,
+      });
     }
     // The second replica is a copy of the first (the same receipts; the mark holds for it too), and
     // a third takes the same pull verifying the whole file, the baseline.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { allImages, applyImages, dirtyImages, ensureCapture, forgetDirty, isCapturing, lastSynced, noteServerSeq, pendingMark, recordPending, replicatedTables, serverSeq, startCapture } from './replicaRows';
+import { applyImages, dirtyImages, everyImage, ndjsonParts, parseImagePart, ensureCapture, forgetDirty, isCapturing, lastSynced, noteServerSeq, pendingMark, recordPending, replicatedTables, serverSeq, startCapture } from './replicaRows';
 import { ingestRequest } from '../../testing/fixtures/evidence';
 import { CAST } from '../../testing/reviewCase';
 import { createTestCase, type TestCase } from '../../testing/testCase';
@@ -63,7 +63,7 @@ describe('applying row images', () => {
 
   it('an image of a row present changes only what differs, and an identical one nothing', () => {
     const db = tc.session.db();
-    const name = allImages(db).find((i) => i.t === 'case_meta' && i.r?.key === 'name')!;
+    const name = [...everyImage(db)].find((i) => i.t === 'case_meta' && i.r?.key === 'name')!;
     const value = () => db.prepare(`SELECT value FROM case_meta WHERE key = 'name'`).pluck().get();
     apply([{ ...name, r: { ...name.r, value: 'Renamed on the other machine' } }]);
     expect(value()).toBe('Renamed on the other machine');
@@ -73,7 +73,7 @@ describe('applying row images', () => {
 
   it('an image of no row deletes the row, and one of a row already gone changes nothing', () => {
     const db = tc.session.db();
-    const meta = allImages(db).find((i) => i.t === 'case_meta' && i.r?.key === 'description')!;
+    const meta = [...everyImage(db)].find((i) => i.t === 'case_meta' && i.r?.key === 'description')!;
     const rows = () => db.prepare('SELECT key FROM case_meta ORDER BY key').pluck().all() as string[];
     const before = rows();
     expect(before).toContain('description');
@@ -81,6 +81,47 @@ describe('applying row images', () => {
     expect(rows()).toEqual(before.filter((k) => k !== 'description'));
     apply([{ ...meta, r: null }]);
     expect(rows()).toEqual(before.filter((k) => k !== 'description'));
+  });
+});
+
+describe('row images in parts', () => {
+  it('lists every row of every table once, in key order, across pages of a table (rowid and two-column keys)', () => {
+    const db = new Database(':memory:');
+    try {
+      db.exec(`
+        CREATE TABLE plain (a TEXT);
+        CREATE TABLE keyed (x TEXT, y INTEGER, v TEXT, PRIMARY KEY (x, y)) WITHOUT ROWID;
+      `);
+      const plain = db.prepare('INSERT INTO plain (a) VALUES (?)');
+      const keyed = db.prepare('INSERT INTO keyed (x, y, v) VALUES (?, ?, ?)');
+      db.transaction(() => {
+        for (let i = 0; i < 4_500; i++) plain.run(`row ${i}`);
+        // Keys that tie on their first column across a page boundary (2,000 rows a page).
+        for (let i = 0; i < 4_100; i++) keyed.run(`x${String(Math.floor(i / 7)).padStart(4, '0')}`, i % 7, `v${i}`);
+      })();
+      const images = [...everyImage(db)];
+      const plainImages = images.filter((i) => i.t === 'plain');
+      expect(plainImages.map((i) => i.k[0])).toEqual(Array.from({ length: 4_500 }, (_, i) => i + 1));
+      expect(plainImages[4_499]!.r).toEqual({ a: 'row 4499' });
+      const keyedImages = images.filter((i) => i.t === 'keyed');
+      expect(keyedImages).toHaveLength(4_100);
+      expect(new Set(keyedImages.map((i) => JSON.stringify(i.k))).size).toBe(4_100);
+      const sorted = [...keyedImages].sort((p, q) => (p.k[0]! < q.k[0]! ? -1 : p.k[0]! > q.k[0]! ? 1 : (p.k[1] as number) - (q.k[1] as number)));
+      expect(keyedImages).toEqual(sorted);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('packs images into NDJSON parts of about the size asked, a longer row alone, and reads them back', () => {
+    const images = Array.from({ length: 100 }, (_, i) => ({ t: 'plain', k: [i + 1], r: { a: i === 50 ? 'x'.repeat(500) : `row ${i}` } }));
+    const parts = [...ndjsonParts(images, 200)];
+    expect(parts.length).toBeGreaterThan(10);
+    for (const part of parts) expect(part.length <= 200 || part.split('\n').length === 1).toBe(true);
+    expect(parts.filter((p) => p.length > 200)).toEqual([JSON.stringify(images[50])]);
+    expect(parts.flatMap((p, i) => parseImagePart(p, `part ${i + 1}`))).toEqual(images);
+    expect([...ndjsonParts([], 200)]).toEqual([]);
+    expect(() => parseImagePart('{"t":"plain","k":[1],"r":null}\n{"t":', 'part 7')).toThrow('line 2 of part 7 is not JSON');
   });
 });
 
@@ -111,11 +152,11 @@ describe('capturing writes', () => {
     const last = db.prepare('SELECT MAX(change_id) FROM replica_dirty').pluck().get() as number;
     const sent = dirtyImages(db);
     expect(sent.throughChange).toBe(last);
-    expect(sent.images.map((i) => i.t)).toContain('evidence_revision');
+    expect([...sent.images].map((i) => i.t)).toContain('evidence_revision');
     db.prepare(`DELETE FROM case_meta WHERE key = 'description'`).run();
     forgetDirty(db, sent.throughChange);
     expect(dirty()).toEqual(['case_meta']);
-    expect(dirtyImages(db).images).toEqual([{ t: 'case_meta', k: expect.any(Array) as unknown, r: null }]);
+    expect([...dirtyImages(db).images]).toEqual([{ t: 'case_meta', k: expect.any(Array) as unknown, r: null }]);
   });
 
   it('remembers the seq it last agreed on with the server, and when', () => {

@@ -143,22 +143,38 @@ function preparedOnce(db: CaseDb): (sql: string) => Database.Statement {
 
 const whereKey = (t: TableShape) => t.key.map((k) => `${quote(k)} = ?`).join(' AND ');
 
-/** Every row of every replicated table: what a replica that has nothing yet needs. */
-export function allImages(db: CaseDb): RowImage[] {
-  const out: RowImage[] = [];
+/** Rows read per statement when a table is listed whole: each page is read at once, so no statement stays open between pages. */
+const PAGE_ROWS = 2_000;
+
+/**
+ * Every row of every replicated table, one at a time: what a replica that has nothing yet needs.
+ * Each table is read in pages by its key, so a case of millions of rows is never held at once.
+ */
+export function* everyImage(db: CaseDb): Generator<RowImage> {
   for (const t of replicatedTables(db)) {
-    const keyCols = t.key.map((k, i) => `${quote(k)} AS "k${i}"`).join(', ');
-    for (const row of db.prepare(`SELECT ${keyCols}, * FROM ${quote(t.name)} ORDER BY ${t.key.map(quote).join(', ')}`).all() as Record<string, unknown>[]) {
-      out.push({ t: t.name, k: t.key.map((_, i) => row[`k${i}`] as string | number), r: pick(row, t.columns) });
+    const order = t.key.map(quote).join(', ');
+    const select = `SELECT ${t.key.map((k, i) => `${quote(k)} AS "k${i}"`).join(', ')}, * FROM ${quote(t.name)}`;
+    const first = db.prepare(`${select} ORDER BY ${order} LIMIT ${PAGE_ROWS}`);
+    const after = db.prepare(`${select} WHERE (${order}) > (${t.key.map(() => '?').join(', ')}) ORDER BY ${order} LIMIT ${PAGE_ROWS}`);
+    let page = first.all() as Record<string, unknown>[];
+    while (page.length > 0) {
+      let k: (string | number)[] = [];
+      for (const row of page) {
+        k = t.key.map((_, i) => row[`k${i}`] as string | number);
+        yield { t: t.name, k, r: pick(row, t.columns) };
+      }
+      page = page.length < PAGE_ROWS ? [] : (after.all(...k) as Record<string, unknown>[]);
     }
   }
-  return out;
 }
 
 const pick = (row: Record<string, unknown>, columns: readonly string[]): Record<string, unknown> => Object.fromEntries(columns.map((c) => [c, row[c]]));
 
-/** The rows written since the last push, as they are now, in the order they were first written; and the last change they cover. */
-export function dirtyImages(db: CaseDb): { images: RowImage[]; throughChange: number } {
+/**
+ * The rows written since the last push, as they are now, in the order they were first written
+ * (produced one at a time, as they are sent); and the last change they cover.
+ */
+export function dirtyImages(db: CaseDb): { images: Iterable<RowImage>; throughChange: number } {
   const dirty = db.prepare('SELECT tbl, key, MIN(change_id) AS first, MAX(change_id) AS last FROM replica_dirty GROUP BY tbl, key ORDER BY first').all() as {
     tbl: string;
     key: string;
@@ -166,18 +182,54 @@ export function dirtyImages(db: CaseDb): { images: RowImage[]; throughChange: nu
     last: number;
   }[];
   const shapes = new Map(replicatedTables(db).map((t) => [t.name, t]));
-  const images: RowImage[] = [];
-  let throughChange = 0;
-  const statement = preparedOnce(db);
-  for (const d of dirty) {
-    throughChange = Math.max(throughChange, d.last);
-    const t = shapes.get(d.tbl);
-    if (!t) continue;
-    const k = JSON.parse(d.key) as (string | number)[];
-    const row = statement(`SELECT * FROM ${quote(t.name)} WHERE ${whereKey(t)}`).get(...k) as Record<string, unknown> | undefined;
-    images.push({ t: t.name, k, r: row ? pick(row, t.columns) : null });
+  const throughChange = dirty.reduce((most, d) => Math.max(most, d.last), 0);
+  function* images(): Generator<RowImage> {
+    const statement = preparedOnce(db);
+    for (const d of dirty) {
+      const t = shapes.get(d.tbl);
+      if (!t) continue;
+      const k = JSON.parse(d.key) as (string | number)[];
+      const row = statement(`SELECT * FROM ${quote(t.name)} WHERE ${whereKey(t)}`).get(...k) as Record<string, unknown> | undefined;
+      yield { t: t.name, k, r: row ? pick(row, t.columns) : null };
+    }
   }
-  return { images, throughChange };
+  return { images: images(), throughChange };
+}
+
+/** About how many characters of NDJSON a part of row images holds (a row longer than that is a part of its own). */
+export const PART_CHARS = 8 * 1024 * 1024;
+
+/** Row images as the NDJSON parts a team server keeps (teamStore.ts TeamRows), packed as they come. */
+export function* ndjsonParts(images: Iterable<RowImage>, partChars = PART_CHARS): Generator<string> {
+  let lines: string[] = [];
+  let size = 0;
+  for (const image of images) {
+    const line = JSON.stringify(image);
+    if (lines.length > 0 && size + line.length > partChars) {
+      yield lines.join('\n');
+      lines = [];
+      size = 0;
+    }
+    lines.push(line);
+    size += line.length + 1;
+  }
+  if (lines.length > 0) yield lines.join('\n');
+}
+
+/** The row images of one NDJSON part; `where` names the part in the error when a line is not a row image. */
+export function parseImagePart(text: string, where: string): RowImage[] {
+  const images: RowImage[] = [];
+  for (const [n, line] of text.split('\n').entries()) {
+    if (line === '') continue;
+    let image: unknown;
+    try {
+      image = JSON.parse(line);
+    } catch {
+      throw new Error(`line ${n + 1} of ${where} is not JSON`);
+    }
+    images.push(image as RowImage);
+  }
+  return images;
 }
 
 /** Forgets the captured writes a push has sent (those up to `throughChange`). */

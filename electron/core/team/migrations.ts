@@ -282,6 +282,22 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
       GRANT UPDATE (holder, token, lease_expires_at) ON erwb.team_converger TO ${TEAM_READER_ROLE};
     `,
   },
+  {
+    version: 60,
+    name: 'row images in parts',
+    sql: `
+      -- A push's row images are kept in parts of bounded size, numbered from 0, so a case of a
+      -- million receipts is published and cloned part by part: one text held all of them, over
+      -- what a client's memory, a JavaScript string and a PostgreSQL value can hold. A point says
+      -- how many parts it has; a reader holds the parts it got to that count.
+      ALTER TABLE erwb.team_rows_point DROP CONSTRAINT team_rows_point_case_id_through_seq_fkey;
+      ALTER TABLE erwb.team_rows DROP CONSTRAINT team_rows_pkey;
+      ALTER TABLE erwb.team_rows ADD COLUMN part integer NOT NULL DEFAULT 0 CHECK (part >= 0);
+      ALTER TABLE erwb.team_rows ADD PRIMARY KEY (case_id, through_seq, part);
+      ALTER TABLE erwb.team_rows_point ADD COLUMN parts integer NOT NULL DEFAULT 1 CHECK (parts >= 1);
+      ALTER TABLE erwb.team_rows_point ADD FOREIGN KEY (case_id, through_seq) REFERENCES erwb.team_receipt (case_id, seq);
+    `,
+  },
 ];
 
 export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS[TEAM_MIGRATIONS.length - 1]!.version;

@@ -8,8 +8,8 @@ import { conflict, notFound } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
 import { classificationRank, receiptScopes } from './receiptScope';
 import { listActors } from '../store/actorRows';
-import { readTransaction, writeTransaction, type CaseDb } from '../store/caseFile';
-import { allImages, dirtyImages, forgetDirty, forgetPending, noteServerSeq, startCapture, type RowImage } from '../store/replicaRows';
+import { openSnapshot, writeTransaction, type CaseDb } from '../store/caseFile';
+import { dirtyImages, everyImage, forgetDirty, forgetPending, ndjsonParts, noteServerSeq, startCapture } from '../store/replicaRows';
 import { DEFAULT_TEAM_LEASE_MS, releaseConvergerLease, takeConvergerLease, convergerStanding, type ConvergerLease } from './convergerLease';
 import { appendReceipts, appendRowsAtHead, HeadMoved, rowsPoint, createTeamCase, inTransaction, registerMembers, teamHead, type TeamContent, type TeamHead } from './teamStore';
 
@@ -23,6 +23,8 @@ export interface PushOptions {
   /** Receipts per transaction: each batch commits on its own, so a cut push resumes from the last. */
   batch?: number;
   onProgress?: (p: PushProgress) => void;
+  /** About how many characters of row images the server keeps in one part (replicaRows.ts PART_CHARS). */
+  partChars?: number;
   /**
    * The case's converger lease, held by the worker pushing its convergence receipts. Without it,
    * a push that carries convergence receipts (a desktop that converged offline) takes the lease for
@@ -85,33 +87,39 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
   // New reviewers join the case on the server before their receipts arrive, when the pusher may
   // make roles (the server's admin); a reviewer pushing as themselves leaves that to the admin.
   if (await mayCreateRoles(client)) await inTransaction(client, () => registerCaseMembers(db, client, caseId));
-  const total = (db.prepare('SELECT count(*) AS n FROM audit_receipt WHERE seq > ?').get(head.seq) as { n: number }).n;
-  const converges = db.prepare(`SELECT 1 FROM audit_receipt WHERE seq > ? AND action = 'revocation:converge' LIMIT 1`).get(head.seq) !== undefined;
-  const lease = options.lease ?? (converges ? await leaseForPush(client, caseId) : undefined);
-  const read = db.prepare(`SELECT ${RECEIPT_COLUMNS} FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT ?`);
-  // From its first push on, the case records which rows each write touches (replicaRows.ts); the
-  // server gets every row once (a replica starts from them), then what each push changed.
   writeTransaction(db, () => startCapture(db));
-  const everything = (await rowsPoint(client, caseId)) === 0;
+  // One snapshot of the file for the whole push (a second connection, so the case can go on being
+  // written meanwhile): its receipts, their texts, and the rows as they stand after the last of
+  // them. What is written during the push goes with the next one.
+  const snapshot = openSnapshot(db);
+  let lease: ConvergerLease | undefined;
   let pushed = 0;
+  let total = 0;
   try {
-    for (;;) {
-      // One read snapshot: the last batch's receipts and the rows as they stand after them.
-      const { rows, images } = readTransaction(db, () => {
-        const next = read.all(head!.seq, batch + 1) as ReceiptRow[];
-        const last = next.length <= batch;
-        return { rows: next.slice(0, batch), images: last ? (everything ? { images: allImages(db), throughChange: lastChange(db) } : dirtyImages(db)) : null };
-      });
-      if (rows.length === 0) {
-        if (everything && images) await appendRowsAtHead(client, caseId, head, { images: ndjson(images.images) });
-        break;
-      }
-      const scopes = receiptScopes(db, rows);
-      const content = await contentNamedBy(db, client, caseId, rows);
+    total = (snapshot.prepare('SELECT count(*) AS n FROM audit_receipt WHERE seq > ?').get(head.seq) as { n: number }).n;
+    const converges = snapshot.prepare(`SELECT 1 FROM audit_receipt WHERE seq > ? AND action = 'revocation:converge' LIMIT 1`).get(head.seq) !== undefined;
+    lease = options.lease ?? (converges ? await leaseForPush(client, caseId) : undefined);
+    const read = snapshot.prepare(`SELECT ${RECEIPT_COLUMNS} FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT ?`);
+    // From its first push on, the case records which rows each write touches (replicaRows.ts); the
+    // server gets every row once (a replica starts from them), then what each push changed. They
+    // go with the last batch, part by part as they are read.
+    const everything = (await rowsPoint(client, caseId)) === 0;
+    const rowsOfPush = () => (everything ? { images: everyImage(snapshot), throughChange: lastChange(snapshot) } : dirtyImages(snapshot));
+    if (total === 0) {
+      if (everything) await appendRowsAtHead(client, caseId, head, { parts: ndjsonParts(everyImage(snapshot), options.partChars) });
+      return { pushed, total, head };
+    }
+    while (pushed < total) {
+      const rows = read.all(head.seq, batch) as ReceiptRow[];
+      // Stryker disable next-line ConditionalExpression: a snapshot's receipts do not go away; this only guards the loop
+      if (rows.length === 0) break;
+      const images = pushed + rows.length >= total ? rowsOfPush() : null;
+      const scopes = receiptScopes(snapshot, rows);
+      const content = await contentNamedBy(snapshot, client, caseId, rows);
       head = await appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })), {
         content,
         ...(lease ? { lease } : {}),
-        ...(images ? { rows: { images: ndjson(images.images) } } : {}),
+        ...(images ? { rows: { parts: ndjsonParts(images.images, options.partChars) } } : {}),
       });
       pushed += rows.length;
       options.onProgress?.({ pushed, total, head });
@@ -121,16 +129,15 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
           forgetPending(db, head!.seq);
           noteServerSeq(db, head!.seq);
         });
-        break;
       }
     }
   } finally {
+    snapshot.close();
     if (lease && !options.lease) await releaseConvergerLease(client, lease);
   }
   return { pushed, total, head };
 }
 
-const ndjson = (images: readonly RowImage[]): string => images.map((i) => JSON.stringify(i)).join('\n');
 const lastChange = (db: CaseDb): number => (db.prepare('SELECT COALESCE(MAX(change_id), 0) AS n FROM replica_dirty').get() as { n: number }).n;
 
 /** The converger lease a push of convergence receipts takes for itself; refused while another worker converges the case. */

@@ -42,6 +42,86 @@ describe('cloning a case', () => {
   });
 });
 
+describe('a case published and cloned in parts', () => {
+  it('keeps the row images in parts of bounded size, and a clone applies them part by part to the same rows', async () => {
+    const full = await buildFullCase();
+    try {
+      const db = openCaseFile(full.path);
+      const { caseId } = readCaseMeta(db);
+      await publishCase(db, admin, { partChars: 5_000 });
+      db.close();
+      const { rows: parts } = await admin.query<{ part: number; size: number }>(
+        'SELECT part, length(images) AS size FROM erwb.team_rows WHERE case_id = $1 ORDER BY through_seq, part', [caseId]);
+      expect(parts.length).toBeGreaterThan(3);
+      expect(parts.map((p) => p.part)).toEqual(parts.map((_, i) => i));
+      // Each part holds at most its share, unless one row alone is longer.
+      for (const p of parts.slice(0, -1)) expect(p.size).toBeLessThanOrEqual(5_000 + 5_000);
+      const point = await admin.query<{ parts: number }>('SELECT parts FROM erwb.team_rows_point WHERE case_id = $1', [caseId]);
+      expect(point.rows).toEqual([{ parts: parts.length }]);
+      const clone = join(dir, 'parts.case.sqlite');
+      await cloneCase(admin, caseId, clone);
+      expect(caseRows(clone)).toEqual(caseRows(full.path));
+      expect((await verifyCaseFile(clone)).exitCode).toBe(0);
+
+      // A part the server counts but no longer holds: the clone is refused and leaves no file.
+      await admin.query('ALTER TABLE erwb.team_rows DISABLE TRIGGER team_rows_append_only');
+      try {
+        await admin.query('DELETE FROM erwb.team_rows WHERE case_id = $1 AND part = 2', [caseId]);
+      } finally {
+        await admin.query('ALTER TABLE erwb.team_rows ENABLE TRIGGER team_rows_append_only');
+      }
+      const missing = join(dir, 'missing-part.case.sqlite');
+      await expect(cloneCase(admin, caseId, missing)).rejects.toThrow(`team clone: the server is missing part 3 of ${parts.length} of the rows pushed at seq`);
+      expect(readdirSync(dir).filter((f) => f.startsWith('missing-part'))).toEqual([]);
+    } finally {
+      full.cleanup();
+    }
+  });
+
+  it('pushes one snapshot: a write made while the push runs goes with the next push, and the rows on the server match its receipts', async () => {
+    const c = await createReviewCase();
+    try {
+      await c.evidence('ev-s1');
+      const { caseId } = readCaseMeta(c.session.db());
+      const published = (await publishCase(c.session.db(), admin)).head.seq;
+      for (const id of ['ev-s2', 'ev-s3', 'ev-s4']) await c.evidence(id);
+      const before = c.session.db().prepare('SELECT MAX(seq) FROM audit_receipt').pluck().get() as number;
+      let during: Promise<unknown> | null = null;
+      let landedDuringPush = false;
+      const first = await pushCase(c.session.db(), admin, {
+        batch: 1,
+        onProgress: () => {
+          // After the first batch, another action on the case through its own connection.
+          during ??= c.evidence('ev-during');
+          landedDuringPush ||= (c.session.db().prepare('SELECT MAX(seq) FROM audit_receipt').pluck().get() as number) > before;
+        },
+      });
+      await during;
+      expect(landedDuringPush).toBe(true);
+      expect(first).toMatchObject({ pushed: before - published, total: before - published, head: { seq: before } });
+      const clone = join(dir, 'snapshot.case.sqlite');
+      await cloneCase(admin, caseId, clone);
+      expect((await verifyCaseFile(clone)).exitCode).toBe(0);
+      const revisions = (path: string) => {
+        const db = openCaseFile(path);
+        try {
+          return db.prepare('SELECT evidence_id FROM evidence_revision ORDER BY evidence_id').pluck().all();
+        } finally {
+          db.close();
+        }
+      };
+      expect(revisions(clone)).toEqual(['ev-s1', 'ev-s2', 'ev-s3', 'ev-s4']);
+      expect((await pushCase(c.session.db(), admin)).pushed).toBeGreaterThan(0);
+      const again = join(dir, 'snapshot-2.case.sqlite');
+      await cloneCase(admin, caseId, again);
+      expect(revisions(again)).toEqual(['ev-during', 'ev-s1', 'ev-s2', 'ev-s3', 'ev-s4']);
+      expect(caseRows(again)).toEqual(caseRows(c.casePath));
+    } finally {
+      c.cleanup();
+    }
+  });
+});
+
 describe('two replicas of one case', () => {
   let a: ReviewCase;
   let caseId: string;

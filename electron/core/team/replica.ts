@@ -3,13 +3,14 @@ import { RECEIPT_COLUMNS, type ReceiptRow } from '../audit/receipts';
 import { chainHead } from '../audit/receiptViews';
 import { trackChanges } from '../audit/rowTargets';
 import { verifyChain, type ResumePoint, type VerifyOptions } from '../audit/verify';
+import type { ChangedRows } from '../audit/verifyOptions';
 import type { VerificationMarks } from '../audit/verifyMarks';
 import { conflict, forbidden, invalid, notFound, WorkbenchError } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
 import { createCaseFile, removeUnfinishedCase, writeTransaction, type CaseDb } from '../store/caseFile';
-import { applyImages, noteServerSeq, serverSeq, startCapture, type RowImage } from '../store/replicaRows';
+import { applyImages, noteServerSeq, parseImagePart, serverSeq, startCapture, type RowImage } from '../store/replicaRows';
 import { holdsHead } from './publish';
-import { readReceipts, readRows, rowsPoint, teamHead } from './teamStore';
+import { readReceipts, readRowPart, rowPoints, rowsPoint, teamHead } from './teamStore';
 
 /**
  * Local replicas of a team case (issue 15): clone a case from the server into a new case file, and
@@ -60,37 +61,61 @@ interface Slice {
 
 const PAGE = 5_000;
 
-/** The receipts (afterSeq, throughSeq] and their row images, all of which the connected role must be able to read. */
-async function serverSlice(client: ClientBase, caseId: string, afterSeq: number, throughSeq: number, command: string): Promise<Slice> {
-  const receipts: ReceiptRow[] = [];
-  for (let from = afterSeq; from < throughSeq; ) {
+/** The receipts (afterSeq, throughSeq], a page at a time, all of which the connected role must be able to read. */
+async function* serverReceipts(client: ClientBase, caseId: string, afterSeq: number, throughSeq: number, command: string): AsyncGenerator<ReceiptRow[]> {
+  let from = afterSeq;
+  while (from < throughSeq) {
     const page = await readReceipts(client, caseId, from, Math.min(PAGE, throughSeq - from));
     if (page.length === 0) break;
+    const rows: ReceiptRow[] = [];
     for (const r of page) {
       if (!r.readable) {
         throw forbidden(`team ${command}: receipt seq ${r.seq} (${r.action}) concerns material outside your clearance; a replica holds the whole case, so it needs a reviewer cleared for all of it`);
       }
       const { content_digest: _digest, readable: _readable, ...row } = r;
-      receipts.push(row);
+      rows.push(row);
     }
+    yield rows;
     from = page[page.length - 1]!.seq;
   }
-  if (receipts.length !== throughSeq - afterSeq) throw conflict(`team ${command}: the server sent ${receipts.length} receipts for seq ${afterSeq + 1}..${throughSeq}; nothing was written`);
-  const rows = await readRows(client, caseId, afterSeq, throughSeq);
-  if (rows.unreadable > 0) {
-    throw forbidden(`team ${command}: ${rows.unreadable} pushes' rows concern material outside your clearance; a replica holds the whole case, so it needs a reviewer cleared for all of it`);
+  if (from !== throughSeq) throw conflict(`team ${command}: the server sent receipts up to seq ${from}, not ${throughSeq}; nothing was written`);
+}
+
+/**
+ * The row images of the pushes (afterSeq, throughSeq], a part at a time, oldest first. Refused
+ * before any part is read when the connected role's clearance does not cover them all (a replica
+ * needs every row); and when a part the server counts is missing.
+ */
+async function serverImages(client: ClientBase, caseId: string, afterSeq: number, throughSeq: number, command: string): Promise<AsyncGenerator<RowImage[]>> {
+  const { points, unreadable } = await rowPoints(client, caseId, afterSeq, throughSeq);
+  if (unreadable > 0) {
+    throw forbidden(`team ${command}: ${unreadable} pushes' rows concern material outside your clearance; a replica holds the whole case, so it needs a reviewer cleared for all of it`);
   }
-  const images: RowImage[] = [];
-  for (const [i, text] of rows.images.entries()) {
-    for (const [n, line] of text.split('\n').entries()) {
-      if (line === '') continue;
-      try {
-        images.push(JSON.parse(line) as RowImage);
-      } catch {
-        throw invalid(`team ${command}: row image ${n + 1} of push ${i + 1} from the server is not JSON; nothing was written`);
+  async function* parts(): AsyncGenerator<RowImage[]> {
+    for (const point of points) {
+      for (let part = 0; part < point.parts; part++) {
+        const where = `part ${part + 1} of ${point.parts} of the rows pushed at seq ${point.throughSeq}`;
+        const text = await readRowPart(client, caseId, point.throughSeq, part);
+        if (text === null) throw conflict(`team ${command}: the server is missing ${where}; nothing was written`);
+        let images: RowImage[];
+        try {
+          images = parseImagePart(text, where);
+        } catch (err) {
+          throw invalid(`team ${command}: ${(err as Error).message} from the server; nothing was written`);
+        }
+        yield images;
       }
     }
   }
+  return parts();
+}
+
+/** The whole of what a pull brings, in memory: a pull is what others pushed since this replica's last sync. */
+async function serverSlice(client: ClientBase, caseId: string, afterSeq: number, throughSeq: number, command: string): Promise<Slice> {
+  const images: RowImage[] = [];
+  for await (const part of await serverImages(client, caseId, afterSeq, throughSeq, command)) for (const image of part) images.push(image);
+  const receipts: ReceiptRow[] = [];
+  for await (const page of serverReceipts(client, caseId, afterSeq, throughSeq, command)) for (const r of page) receipts.push(r);
   return { receipts, images };
 }
 
@@ -109,27 +134,34 @@ function verifiesSince(db: CaseDb, options: VerifyOptions): boolean {
   }
 }
 
-/** Applies a slice and verifies it (see above), in the caller's transaction; throws (rolling back) when it does not verify. */
-function applySlice(db: CaseDb, slice: Slice, command: string, mark: ResumePoint | null): Applied {
-  const tracker = mark ? trackChanges(db, slice.images) : null;
-  tracker?.note();
+/** Applies the server's row images in the caller's transaction; an image that does not apply refuses the whole pull. */
+function applyServerImages(db: CaseDb, images: readonly RowImage[], command: string): void {
   try {
-    applyImages(db, slice.images);
+    applyImages(db, images);
   } catch (err) {
     throw conflict(`team ${command}: the server's row images do not apply to this case file (${(err as Error).message}); nothing was written`);
   }
-  tracker?.note();
+}
+
+function insertReceipts(db: CaseDb, receipts: readonly ReceiptRow[]): void {
   const insert = db.prepare(
     `INSERT INTO audit_receipt (${RECEIPT_COLUMNS})
      VALUES (@seq, @at, @actor, @action, @targets, @body, @pre_state_fp, @post_state_fp, @artifact_digests, @prev_hash, @hash, @signer, @signature, @salt)`,
   );
-  for (const r of slice.receipts) insert.run(r);
+  for (const r of receipts) insert.run(r);
+}
+
+/**
+ * Verifies what was applied (see above), in the caller's transaction: what changed since `mark`
+ * when there is one and it verifies, the whole file otherwise; throws (rolling back) when it does not verify.
+ */
+function verifyApplied(db: CaseDb, command: string, since: { mark: ResumePoint; changed: ChangedRows } | null): Applied {
   // Every run of one signer's receipts ends in a signature that commits to the whole run through
   // the hash chain (verifyOptions.ts), so checking run ends is as strict against a server that
   // altered or inserted receipts, and a pull of thousands costs a few signature checks.
   let reached: ResumePoint | null = null;
   const options = { signatures: 'run-ends' as const, reached: (p: ResumePoint) => (reached = p) };
-  if (mark && tracker && verifiesSince(db, { ...options, resume: mark, changed: tracker.changed })) {
+  if (since && verifiesSince(db, { ...options, resume: since.mark, changed: since.changed })) {
     noteServerSeq(db, chainHead(db).seq);
     return { verified: 'changes', reached };
   }
@@ -141,19 +173,52 @@ function applySlice(db: CaseDb, slice: Slice, command: string, mark: ResumePoint
   return { verified: 'whole', reached };
 }
 
-/**
- * Commits a pull or clone's write. The images' foreign keys are checked at commit (applyImages
- * defers them), so a row the server sent that points at nothing fails there: said as such.
- */
-function commitSlice<T>(db: CaseDb, command: string, write: () => T): T {
+/** Applies a pull's slice and verifies it, in the caller's transaction. */
+function applySlice(db: CaseDb, slice: Slice, mark: ResumePoint | null): Applied {
+  const tracker = mark ? trackChanges(db, slice.images) : null;
+  tracker?.note();
+  applyServerImages(db, slice.images, 'pull');
+  tracker?.note();
+  insertReceipts(db, slice.receipts);
+  return verifyApplied(db, 'pull', mark && tracker ? { mark, changed: tracker.changed } : null);
+}
+
+/** A pull or clone's write failing at commit: the images' foreign keys are checked there (applyImages defers them), so a row the server sent that points at nothing is said as such. */
+function refusedAtCommit(err: unknown, command: string): unknown {
+  if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+    return conflict(`team ${command}: the server's row images refer to rows this case file does not hold (${(err as Error).message}); nothing was written`);
+  }
+  return err;
+}
+
+function commitPull<T>(db: CaseDb, write: () => T): T {
   try {
     return writeTransaction(db, write);
   } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-      throw conflict(`team ${command}: the server's row images refer to rows this case file does not hold (${(err as Error).message}); nothing was written`);
-    }
+    throw refusedAtCommit(err, 'pull');
+  }
+}
+
+/**
+ * A clone's one transaction, held across the server's reads: only on the clone's new file, which
+ * no other code has open, so nothing else can write inside it.
+ */
+async function cloneTransaction<T>(db: CaseDb, write: () => Promise<T>): Promise<T> {
+  db.exec('BEGIN IMMEDIATE');
+  let result: T;
+  try {
+    result = await write();
+  } catch (err) {
+    db.exec('ROLLBACK');
     throw err;
   }
+  try {
+    db.exec('COMMIT');
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw refusedAtCommit(err, 'clone');
+  }
+  return result;
 }
 
 /** Keeps how far a committed pull or clone verified, so the next one starts there. */
@@ -161,16 +226,23 @@ function keepMark(marks: VerificationMarks | null | undefined, caseId: string, r
   if (marks && reached) marks.record(caseId, reached, new Date().toISOString());
 }
 
-/** Makes a new case file at `path` from the case on the server, verified before it is kept. */
+/**
+ * Makes a new case file at `path` from the case on the server, verified before it is kept. The
+ * server's row images and receipts are read and applied a part at a time, so a case of a million
+ * receipts is never held in memory at once; the whole is one transaction, verified whole before
+ * it commits, and the file is removed if anything fails.
+ */
 export async function cloneCase(client: ClientBase, caseId: string, path: string, options: PullOptions = {}): Promise<PullResult> {
   const point = await rowsPoint(client, caseId);
   if (point === 0) throw notFound(`team clone: no case ${caseId} on this server that you are a member of (or it was never pushed)`);
-  const slice = await serverSlice(client, caseId, 0, point, 'clone');
+  const images = await serverImages(client, caseId, 0, point, 'clone');
   const db = createCaseFile(path);
   let applied: Applied;
   try {
-    applied = commitSlice(db, 'clone', () => {
-      const done = applySlice(db, slice, 'clone', null);
+    applied = await cloneTransaction(db, async () => {
+      for await (const part of images) applyServerImages(db, part, 'clone');
+      for await (const page of serverReceipts(client, caseId, 0, point, 'clone')) insertReceipts(db, page);
+      const done = verifyApplied(db, 'clone', null);
       startCapture(db);
       return done;
     });
@@ -181,7 +253,7 @@ export async function cloneCase(client: ClientBase, caseId: string, path: string
   }
   db.close();
   keepMark(options.marks, caseId, applied.reached);
-  return { pulled: slice.receipts.length, head: point, verified: applied.verified };
+  return { pulled: point, head: point, verified: applied.verified };
 }
 
 /**
@@ -205,7 +277,7 @@ export async function pullCase(db: CaseDb, client: ClientBase, options: PullOpti
   if (point <= local.seq) return { pulled: 0, head: local.seq, verified: 'nothing' };
   const slice = await serverSlice(client, caseId, local.seq, point, 'pull');
   const mark = options.marks?.usableMark(db, caseId) ?? null;
-  const applied = commitSlice(db, 'pull', () => applySlice(db, slice, 'pull', mark));
+  const applied = commitPull(db, () => applySlice(db, slice, mark));
   keepMark(options.marks, caseId, applied.reached);
   return { pulled: slice.receipts.length, head: point, verified: applied.verified };
 }

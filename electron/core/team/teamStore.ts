@@ -136,28 +136,39 @@ export interface AppendExtras {
   rows?: TeamRows;
 }
 
-/** Row images as a push sends them: one NDJSON text (replicaRows.ts, RowImage per line). */
+/**
+ * Row images as a push sends them: NDJSON texts (replicaRows.ts, a RowImage per line), each a part
+ * of bounded size, in order. Produced as they are sent, so a push never holds them all.
+ */
 export interface TeamRows {
-  images: string;
+  parts: Iterable<string>;
 }
 
 /**
- * Keeps a push's row images at `throughSeq`, scoped by the engine as the receipts since the last
- * images are (their tenants, their highest rank, unknown if any is): a reader cleared for all of
- * those receipts may read the rows they wrote.
+ * Keeps a push's row images at `throughSeq`, part by part, scoped by the engine as the receipts
+ * since the last images are (their tenants, their highest rank, unknown if any is): a reader
+ * cleared for all of those receipts may read the rows they wrote. The point, written last, says
+ * how many parts there are (a push that changed no row keeps one empty part).
  */
 async function insertRows(client: ClientBase, caseId: string, throughSeq: number, rows: TeamRows): Promise<void> {
-  await client.query(
+  const { rows: scope } = await client.query<{ tenants: string[]; rank: number; unknown: boolean }>(
     `WITH since AS (SELECT COALESCE(max(through_seq), 0) AS prev FROM erwb.team_rows_point WHERE case_id = $1),
           scoped AS (SELECT r.* FROM erwb.team_receipt r, since WHERE r.case_id = $1 AND r.seq > since.prev AND r.seq <= $2)
-     INSERT INTO erwb.team_rows (case_id, through_seq, images, scope_tenants, scope_rank, scope_unknown)
-     SELECT $1, $2, $3,
-            COALESCE((SELECT array_agg(DISTINCT t ORDER BY t) FROM scoped, unnest(scoped.scope_tenants) AS t), '{}'),
-            COALESCE((SELECT max(scope_rank) FROM scoped), 0),
-            COALESCE((SELECT bool_or(scope_unknown) FROM scoped), false)`,
-    [caseId, throughSeq, rows.images],
+     SELECT COALESCE((SELECT array_agg(DISTINCT t ORDER BY t) FROM scoped, unnest(scoped.scope_tenants) AS t), '{}') AS tenants,
+            COALESCE((SELECT max(scope_rank) FROM scoped), 0)::int AS rank,
+            COALESCE((SELECT bool_or(scope_unknown) FROM scoped), false) AS unknown`,
+    [caseId, throughSeq],
   );
-  await client.query('INSERT INTO erwb.team_rows_point (case_id, through_seq) VALUES ($1, $2)', [caseId, throughSeq]);
+  const { tenants, rank, unknown } = scope[0]!;
+  let parts = 0;
+  const insert = (images: string) =>
+    client.query(
+      `INSERT INTO erwb.team_rows (case_id, through_seq, part, images, scope_tenants, scope_rank, scope_unknown) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [caseId, throughSeq, parts++, images, tenants, rank, unknown],
+    );
+  for (const images of rows.parts) await insert(images);
+  if (parts === 0) await insert('');
+  await client.query('INSERT INTO erwb.team_rows_point (case_id, through_seq, parts) VALUES ($1, $2, $3)', [caseId, throughSeq, parts]);
 }
 
 /**
@@ -178,20 +189,21 @@ export async function rowsPoint(client: ClientBase, caseId: string): Promise<num
   return Number(rows[0]?.n ?? 0);
 }
 
-/**
- * The row images after `afterSeq` up to `throughSeq`, oldest first, as the connected role may read
- * them; `unreadable` counts those its clearance does not cover (a replica needs them all).
- */
-export async function readRows(client: ClientBase, caseId: string, afterSeq: number, throughSeq: number): Promise<{ images: string[]; unreadable: number }> {
-  const { rows } = await client.query<{ images: string }>(
-    'SELECT images FROM erwb.team_rows WHERE case_id = $1 AND through_seq > $2 AND through_seq <= $3 ORDER BY through_seq',
+/** The pushes (afterSeq, throughSeq] whose row images exist, and how many parts each has; `unreadable`: those the connected role's clearance does not cover. */
+export async function rowPoints(client: ClientBase, caseId: string, afterSeq: number, throughSeq: number): Promise<{ points: { throughSeq: number; parts: number }[]; unreadable: number }> {
+  const { rows } = await client.query<{ through_seq: string; parts: number; readable: boolean }>(
+    `SELECT p.through_seq, p.parts,
+            EXISTS (SELECT 1 FROM erwb.team_rows r WHERE r.case_id = p.case_id AND r.through_seq = p.through_seq AND r.part = 0) AS readable
+     FROM erwb.team_rows_point p WHERE p.case_id = $1 AND p.through_seq > $2 AND p.through_seq <= $3 ORDER BY p.through_seq`,
     [caseId, afterSeq, throughSeq],
   );
-  const { rows: all } = await client.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM erwb.team_rows_point WHERE case_id = $1 AND through_seq > $2 AND through_seq <= $3',
-    [caseId, afterSeq, throughSeq],
-  );
-  return { images: rows.map((r) => r.images), unreadable: Math.max(0, (all[0]?.n ?? 0) - rows.length) };
+  return { points: rows.map((r) => ({ throughSeq: Number(r.through_seq), parts: r.parts })), unreadable: rows.filter((r) => !r.readable).length };
+}
+
+/** One part of a push's row images, as the connected role may read it (null: outside its clearance, or missing). */
+export async function readRowPart(client: ClientBase, caseId: string, throughSeq: number, part: number): Promise<string | null> {
+  const { rows } = await client.query<{ images: string }>('SELECT images FROM erwb.team_rows WHERE case_id = $1 AND through_seq = $2 AND part = $3', [caseId, throughSeq, part]);
+  return rows[0]?.images ?? null;
 }
 
 /**
