@@ -153,17 +153,21 @@ const PAGE_ROWS = 2_000;
 export function* everyImage(db: CaseDb): Generator<RowImage> {
   for (const t of replicatedTables(db)) {
     const order = t.key.map(quote).join(', ');
-    const select = `SELECT ${t.key.map((k, i) => `${quote(k)} AS "k${i}"`).join(', ')}, * FROM ${quote(t.name)}`;
-    const first = db.prepare(`${select} ORDER BY ${order} LIMIT ${PAGE_ROWS}`);
-    const after = db.prepare(`${select} WHERE (${order}) > (${t.key.map(() => '?').join(', ')}) ORDER BY ${order} LIMIT ${PAGE_ROWS}`);
-    let page = first.all() as Record<string, unknown>[];
+    // Each row comes as its key's values, then its columns': arrays, not objects, as it is read fast.
+    const select = `SELECT ${[...t.key, ...t.columns].map(quote).join(', ')} FROM ${quote(t.name)}`;
+    const first = db.prepare(`${select} ORDER BY ${order} LIMIT ${PAGE_ROWS}`).raw();
+    const after = db.prepare(`${select} WHERE (${order}) > (${t.key.map(() => '?').join(', ')}) ORDER BY ${order} LIMIT ${PAGE_ROWS}`).raw();
+    const width = t.key.length;
+    let page = first.all() as unknown[][];
     while (page.length > 0) {
       let k: (string | number)[] = [];
       for (const row of page) {
-        k = t.key.map((_, i) => row[`k${i}`] as string | number);
-        yield { t: t.name, k, r: pick(row, t.columns) };
+        k = row.slice(0, width) as (string | number)[];
+        const r: Record<string, unknown> = {};
+        for (let c = 0; c < t.columns.length; c++) r[t.columns[c]!] = row[width + c];
+        yield { t: t.name, k, r };
       }
-      page = page.length < PAGE_ROWS ? [] : (after.all(...k) as Record<string, unknown>[]);
+      page = page.length < PAGE_ROWS ? [] : (after.all(...k) as unknown[][]);
     }
   }
 }

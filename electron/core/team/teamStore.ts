@@ -166,7 +166,18 @@ async function insertRows(client: ClientBase, caseId: string, throughSeq: number
       `INSERT INTO erwb.team_rows (case_id, through_seq, part, images, scope_tenants, scope_rank, scope_unknown) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [caseId, throughSeq, parts++, images, tenants, rank, unknown],
     );
-  for (const images of rows.parts) await insert(images);
+  // The next part is made (read from the case file, serialized) while the server stores this one.
+  let storing: Promise<unknown> | null = null;
+  try {
+    for (const images of rows.parts) {
+      await storing;
+      storing = insert(images);
+    }
+    await storing;
+  } finally {
+    // When making the next part failed, the part still being stored settles unheard: its outcome no longer matters.
+    storing?.catch(() => undefined);
+  }
   if (parts === 0) await insert('');
   await client.query('INSERT INTO erwb.team_rows_point (case_id, through_seq, parts) VALUES ($1, $2, $3)', [caseId, throughSeq, parts]);
 }
