@@ -109,18 +109,26 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
       if (everything) await appendRowsAtHead(client, caseId, head, { parts: ndjsonParts(everyImage(snapshot), options.partChars) });
       return { pushed, total, head };
     }
-    while (pushed < total) {
-      const rows = read.all(head.seq, batch) as ReceiptRow[];
-      // Stryker disable next-line ConditionalExpression: a snapshot's receipts do not go away; this only guards the loop
-      if (rows.length === 0) break;
+    // Each batch is read and scoped while the server appends the one before it: an append that is
+    // one statement is on its way when appendReceipts returns, and reading needs no answer from it.
+    const readBatch = (afterSeq: number) => {
+      const rows = read.all(afterSeq, batch) as ReceiptRow[];
+      return { rows, scopes: receiptScopes(snapshot, rows) };
+    };
+    let next = readBatch(head.seq);
+    while (next.rows.length > 0) {
+      const { rows, scopes } = next;
       const images = pushed + rows.length >= total ? rowsOfPush() : null;
-      const scopes = receiptScopes(snapshot, rows);
       const content = await contentNamedBy(snapshot, client, caseId, rows);
-      head = await appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })), {
+      const appending = appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })), {
         content,
         ...(lease ? { lease } : {}),
         ...(images ? { rows: { parts: ndjsonParts(images.images, options.partChars) } } : {}),
       });
+      // Awaited below, after the read; a failed append is thrown there.
+      appending.catch(() => undefined);
+      next = images ? { rows: [], scopes: [] } : readBatch(rows[rows.length - 1]!.seq);
+      head = await appending;
       pushed += rows.length;
       options.onProgress?.({ pushed, total, head });
       if (images) {

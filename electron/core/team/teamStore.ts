@@ -242,57 +242,53 @@ export async function appendReceipts(
     }
     prev = { seq: r.seq, hash: r.hash };
   }
-  return inTransaction(client, async () => {
-    if (lease) await actAsConverger(client, lease);
-    const moved = await client.query(
-      `UPDATE erwb.team_case SET head_seq = $4, head_hash = $5
-       WHERE case_id = $1 AND head_seq = $2 AND head_hash = $3`,
-      [caseId, expected.seq, expected.hash, prev.seq, prev.hash],
-    );
-    if (moved.rowCount !== 1) {
-      const now = await teamHead(client, caseId);
-      if (!now) throw conflict(`team push: case ${caseId} is not on this server; publish it first`);
-      throw new HeadMoved(`team push: the server's head moved to seq ${now.seq} (${now.hash.slice(0, 12)}…) since seq ${expected.seq}; pull, then push again`);
-    }
-    const col = <K extends keyof TeamReceipt>(k: K) => receipts.map((r) => r[k]);
-    await refusingWithoutLease(caseId, () => client.query(
-      `INSERT INTO erwb.team_receipt (case_id, seq, prev_hash, hash, at, actor, action, signer, signature, content_digest, scope_tenants, scope_rank, scope_unknown)
-       SELECT $1, seq, prev_hash, hash, at, actor, action, signer, signature, content_digest,
-              ARRAY(SELECT jsonb_array_elements_text(tenants::jsonb)), rank, unknown
-       FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::smallint[], $12::boolean[], $13::text[])
-         AS t(seq, prev_hash, hash, at, actor, action, signer, signature, tenants, rank, unknown, content_digest)`,
+  const col = <K extends keyof TeamReceipt>(k: K) => receipts.map((r) => r[k]);
+  const of = <K extends keyof TeamContent>(k: K) => content.map((c) => c[k]);
+  const append = async (): Promise<TeamHead> => {
+    // One statement: the head's compare-and-swap, then the receipts, their bodies and the texts,
+    // each written only when the head moved (joined to the moved row); one round trip, and when
+    // it is the whole append, its own transaction, so the caller can work while it runs.
+    const { rows: moved } = await refusingWithoutLease(caseId, () => client.query<{ n: number }>(
+      `WITH moved AS (
+         UPDATE erwb.team_case SET head_seq = $4, head_hash = $5 WHERE case_id = $1 AND head_seq = $2 AND head_hash = $3 RETURNING case_id),
+       receipts AS (
+         INSERT INTO erwb.team_receipt (case_id, seq, prev_hash, hash, at, actor, action, signer, signature, content_digest, scope_tenants, scope_rank, scope_unknown)
+         SELECT moved.case_id, seq, prev_hash, hash, at, actor, action, signer, signature, content_digest,
+                ARRAY(SELECT jsonb_array_elements_text(tenants::jsonb)), rank, unknown
+         FROM moved, unnest($6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::smallint[], $16::boolean[], $17::text[])
+           AS t(seq, prev_hash, hash, at, actor, action, signer, signature, tenants, rank, unknown, content_digest)),
+       bodies AS (
+         INSERT INTO erwb.team_receipt_body (case_id, seq, targets, body, pre_state_fp, post_state_fp, artifact_digests, salt)
+         SELECT moved.case_id, t.* FROM moved, unnest($6::bigint[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[]) AS t),
+       texts AS (
+         -- A text already there but outside the pusher's clearance is invisible to them, so they send it again: kept once.
+         INSERT INTO erwb.team_content (case_id, item, seq, media_type, content, content_sha256, tenant, rank)
+         SELECT moved.case_id, t.* FROM moved, unnest($24::text[], $25::bigint[], $26::text[], $27::text[], $28::text[], $29::text[], $30::smallint[]) AS t
+         ON CONFLICT (case_id, item) DO NOTHING)
+       SELECT count(*)::int AS n FROM moved`,
       [
-        caseId,
-        col('seq'),
-        col('prev_hash'),
-        col('hash'),
-        col('at'),
-        col('actor'),
-        col('action'),
-        col('signer'),
-        col('signature'),
+        caseId, expected.seq, expected.hash, prev.seq, prev.hash,
+        col('seq'), col('prev_hash'), col('hash'), col('at'), col('actor'), col('action'), col('signer'), col('signature'),
         receipts.map((r) => JSON.stringify(r.scope.tenants)),
         receipts.map((r) => r.scope.rank),
         receipts.map((r) => r.scope.unknown),
         receipts.map((r) => (r.salt === null ? null : sealedDigest(r.salt, r))),
+        col('targets'), col('body'), col('pre_state_fp'), col('post_state_fp'), col('artifact_digests'), col('salt'),
+        of('item'), of('seq'), of('mediaType'), of('content'), of('contentSha256'), of('tenant'), of('rank'),
       ],
     ));
-    await client.query(
-      `INSERT INTO erwb.team_receipt_body (case_id, seq, targets, body, pre_state_fp, post_state_fp, artifact_digests, salt)
-       SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])`,
-      [caseId, col('seq'), col('targets'), col('body'), col('pre_state_fp'), col('post_state_fp'), col('artifact_digests'), col('salt')],
-    );
-    if (rows) await insertRows(client, caseId, prev.seq, rows);
-    if (content.length > 0) {
-      const of = <K extends keyof TeamContent>(k: K) => content.map((c) => c[k]);
-      await client.query(
-        // A text already there but outside the pusher's clearance is invisible to them, so they send it again: kept once.
-        `INSERT INTO erwb.team_content (case_id, item, seq, media_type, content, content_sha256, tenant, rank)
-         SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[])
-         ON CONFLICT (case_id, item) DO NOTHING`,
-        [caseId, of('item'), of('seq'), of('mediaType'), of('content'), of('contentSha256'), of('tenant'), of('rank')],
-      );
+    if (moved[0]?.n !== 1) {
+      const now = await teamHead(client, caseId);
+      if (!now) throw conflict(`team push: case ${caseId} is not on this server; publish it first`);
+      throw new HeadMoved(`team push: the server's head moved to seq ${now.seq} (${now.hash.slice(0, 12)}…) since seq ${expected.seq}; pull, then push again`);
     }
+    return prev;
+  };
+  if (!lease && !rows) return append();
+  return inTransaction(client, async () => {
+    if (lease) await actAsConverger(client, lease);
+    await append();
+    if (rows) await insertRows(client, caseId, prev.seq, rows);
     return prev;
   });
 }
