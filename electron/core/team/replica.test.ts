@@ -78,6 +78,28 @@ describe('a case published and cloned in parts', () => {
     }
   });
 
+  it('refuses a clone when the server leaves a receipt out, and leaves no file', async () => {
+    const c = await createReviewCase();
+    try {
+      await c.evidence('ev-gap');
+      const { caseId } = readCaseMeta(c.session.db());
+      await publishCase(c.session.db(), admin);
+      // Someone with the server's superuser removes receipt 3, bypassing its triggers and foreign keys.
+      await admin.query(`SET session_replication_role = replica`);
+      try {
+        await admin.query('DELETE FROM erwb.team_receipt_body WHERE case_id = $1 AND seq = 3', [caseId]);
+        await admin.query('DELETE FROM erwb.team_receipt WHERE case_id = $1 AND seq = 3', [caseId]);
+      } finally {
+        await admin.query('RESET session_replication_role');
+      }
+      const gap = join(dir, 'gap.case.sqlite');
+      await expect(cloneCase(admin, caseId, gap)).rejects.toThrow('team clone: the server sent receipt seq 4 where seq 3 belongs; nothing was written');
+      expect(readdirSync(dir).filter((f) => f.startsWith('gap'))).toEqual([]);
+    } finally {
+      c.cleanup();
+    }
+  });
+
   it('pushes one snapshot: a write made while the push runs goes with the next push, and the rows on the server match its receipts', async () => {
     const c = await createReviewCase();
     try {

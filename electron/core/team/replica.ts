@@ -69,6 +69,7 @@ async function* serverReceipts(client: ClientBase, caseId: string, afterSeq: num
     if (page.length === 0) break;
     const rows: ReceiptRow[] = [];
     for (const r of page) {
+      if (r.seq !== from + rows.length + 1) throw conflict(`team ${command}: the server sent receipt seq ${r.seq} where seq ${from + rows.length + 1} belongs; nothing was written`);
       if (!r.readable) {
         throw forbidden(`team ${command}: receipt seq ${r.seq} (${r.action}) concerns material outside your clearance; a replica holds the whole case, so it needs a reviewer cleared for all of it`);
       }
@@ -101,7 +102,7 @@ async function serverImages(client: ClientBase, caseId: string, afterSeq: number
         try {
           images = parseImagePart(text, where);
         } catch (err) {
-          throw invalid(`team ${command}: ${(err as Error).message} from the server; nothing was written`);
+          throw invalid(`team ${command}: from the server, ${(err as Error).message}; nothing was written`);
         }
         yield images;
       }
@@ -209,7 +210,7 @@ async function cloneTransaction<T>(db: CaseDb, write: () => Promise<T>): Promise
   try {
     result = await write();
   } catch (err) {
-    db.exec('ROLLBACK');
+    if (db.inTransaction) db.exec('ROLLBACK');
     throw err;
   }
   try {
