@@ -276,6 +276,29 @@ export const CORE_STATE_CHECKS: readonly StateCheck[] = [
 /** Checks of the case as a whole for the core tables (run once the whole chain verified). */
 export const CORE_CASE_CHECKS: readonly CaseStateCheck[] = [
   {
+    name: "the file's own constraints",
+    // The schema's foreign keys, CHECKs and NOT NULLs hold as the workbench writes, but a file
+    // written with them switched off (foreign_keys, ignore_check_constraints) keeps rows that break
+    // them: a transition or an outbox job of nothing, a 0/1 flag set to 100000. A verification of
+    // what changed runs inside a pull, whose writes these constraints check as each row is written
+    // and at its commit, and on rows this machine verified before: only a whole verification runs it.
+    dependsOn: { tables: [], actions: [] },
+    check: (db) => {
+      const orphan = db.prepare('PRAGMA foreign_key_check').get() as { table: string; rowid: number | null; parent: string } | undefined;
+      if (orphan) return `${orphan.rowid === null ? 'a row' : `row ${orphan.rowid}`} of ${orphan.table} refers to a row of ${orphan.parent} that does not exist`;
+      // Held to its CHECKs even on a connection told to ignore them (a setting of the connection, not the file).
+      const ignoring = db.pragma('ignore_check_constraints', { simple: true }) === 1;
+      if (ignoring) db.pragma('ignore_check_constraints = OFF');
+      try {
+        const [first] = db.pragma('quick_check') as { quick_check: string }[];
+        if (first && first.quick_check !== 'ok') return `the file breaks its schema (${first.quick_check})`;
+      } finally {
+        if (ignoring) db.pragma('ignore_check_constraints = ON');
+      }
+      return null;
+    },
+  },
+  {
     name: 'reviewer keys',
     // A new registration changes which key is a reviewer's last.
     dependsOn: { tables: ['actor_key'], actions: ['case:create', 'actor:create', 'actor:rekey'] },

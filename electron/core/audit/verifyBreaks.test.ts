@@ -141,3 +141,27 @@ describe('which break is reported when there are several', () => {
     expect(v.firstBroken).toEqual({ seq: last.seq, kind: 'chain', reason: 'targets or artifact digests are not valid JSON' });
   });
 });
+
+describe("rows that break the file's own constraints, written with them off", () => {
+  it('names a row that refers to nothing', () => {
+    const db = openAsAttacker(rc.casePath);
+    const { lastInsertRowid } = db
+      .prepare(`INSERT INTO evidence_transition (revision_id, from_state, to_state, reason, actor, at) VALUES ('ev-nothing@1', NULL, 'INGESTED', 'forged', 'admin', '2026-11-20T00:00:00.000Z')`)
+      .run();
+    db.close();
+    const broken = verifyChain(rc.session.db()).firstBroken;
+    expect(broken?.reason).toBe(
+      `the file's own constraints: row ${lastInsertRowid} of evidence_transition refers to a row of evidence_revision that does not exist: it was changed without a receipt, or receipts were removed from the end of the chain`,
+    );
+  });
+
+  it('names a table whose rows break a CHECK, even read through a connection that ignores them', async () => {
+    // Revoking bound evidence opens a convergence job; its phase is one of two.
+    await rc.call('evidence:transition', { revisionId: 'ev-1@1', to: 'REVOKED', reason: 'the source retracted it' });
+    const db = openAsAttacker(rc.casePath);
+    expect(db.prepare(`UPDATE outbox_job SET phase = 'everything'`).run().changes).toBeGreaterThan(0);
+    expect(verifyChain(db).firstBroken?.reason).toMatch(/^the file's own constraints: the file breaks its schema \(CHECK constraint failed in outbox_job\)/);
+    expect(db.pragma('ignore_check_constraints', { simple: true })).toBe(1);
+    db.close();
+  });
+});
