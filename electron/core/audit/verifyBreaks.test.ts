@@ -165,3 +165,19 @@ describe("rows that break the file's own constraints, written with them off", ()
     db.close();
   });
 });
+
+describe('outbox jobs no receipt accounts for', () => {
+  it('names a job added to a fence that exists, every constraint respected (it would block the gate and have the worker converge again)', async () => {
+    await rc.call('evidence:transition', { revisionId: 'ev-1@1', to: 'REVOKED', reason: 'the source retracted it' });
+    const db = openAsAttacker(rc.casePath);
+    db.pragma('ignore_check_constraints = OFF');
+    db.pragma('foreign_keys = ON');
+    const { lastInsertRowid } = db
+      .prepare(`INSERT INTO outbox_job (fence_id, root_fence_id, phase, status, created_at_ms) SELECT fence_id, root_fence_id, 'claims', 'OPEN', created_at_ms FROM outbox_job LIMIT 1`)
+      .run();
+    db.close();
+    expect(verifyChain(rc.session.db()).firstBroken?.reason).toMatch(
+      new RegExp(`^revocation fences and their jobs: outbox job ${lastInsertRowid} of fence \\d+ is no fence's first job and no convergence's next`),
+    );
+  });
+});

@@ -90,6 +90,22 @@ describe('audit verification recomputes what revocation receipts recorded', () =
     expect((await tc.call('audit:verify', { full: true })).ok).toBe(true);
   });
 
+  it('a job added to a derived fence, whose first job no move receipt names, is refused', async () => {
+    const a = await validatedRevision(tc, 'ev-src');
+    const b = await validatedRevision(tc, 'ev-derived');
+    tc.as(ACTORS.analyst);
+    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: [{ type: 'wasDerivedFrom', from: `rev:${b}`, to: `rev:${a}` }] });
+    tc.as(ACTORS.revoker);
+    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged export' });
+    await tc.call('revocation:runWorker', {});
+    expect((await tc.call('audit:verify', { full: true })).ok).toBe(true);
+    const derived = tc.session.db().prepare(`SELECT fence_id, root_fence_id FROM revocation_fence WHERE cause = 'DERIVED'`).get() as { fence_id: number; root_fence_id: number };
+    // Its first job, written with it by the convergence, is accounted for; a second one is not.
+    tamper(`INSERT INTO outbox_job (fence_id, root_fence_id, phase, status, created_at_ms) VALUES (?, ?, 'claims', 'OPEN', 0)`, derived.fence_id, derived.root_fence_id);
+    const v = await tc.call('audit:verify', { full: true });
+    expect(v.firstBroken?.reason).toMatch(`of fence ${derived.fence_id} is no fence's first job and no convergence's next`);
+  });
+
   it("a projection's reasons, watermark or time edited behind its receipt is named", async () => {
     await superseded();
     await tc.call('revocation:runWorker', {});

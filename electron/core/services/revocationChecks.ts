@@ -179,31 +179,30 @@ type RecordedFence = { fenceId: number; jobId: number; bindingWatermark?: number
  */
 export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
   {
-    name: 'revocation fences',
-    dependsOn: { tables: ['revocation_fence'], actions: [] },
+    name: 'revocation fences and their jobs',
+    dependsOn: { tables: ['revocation_fence', 'outbox_job'], actions: [] },
     check: (db) => {
-      // A fence is written by a receipted move (its receipt names it) or, DERIVED, by the worker
-      // under a fence that exists: anything else was added behind the receipts' back.
-      const recorded = new Set(
-        db
-          .prepare(
-            `SELECT json_extract(body, '$.effects.fence.fenceId') AS id FROM audit_receipt WHERE action = 'evidence:transition'
-             UNION SELECT json_extract(body, '$.superseded.effects.fence.fenceId') FROM audit_receipt WHERE action = 'evidence:revise'`,
-          )
-          .pluck()
-          .all()
-          .filter((id): id is number => typeof id === 'number'),
-      );
+      // A fence is written by a receipted move (its receipt names it and its first job) or,
+      // DERIVED, by the worker under a fence that exists; a job is a fence's first, or the next
+      // page of a job whose convergence receipt names it. Anything else was added behind the
+      // receipts' back: a forged open job would block the gate and have the worker converge again.
+      const moves = db
+        .prepare(
+          `SELECT json_extract(body, '$.effects.fence.fenceId') AS fence, json_extract(body, '$.effects.fence.jobId') AS job FROM audit_receipt WHERE action = 'evidence:transition'
+           UNION SELECT json_extract(body, '$.superseded.effects.fence.fenceId'), json_extract(body, '$.superseded.effects.fence.jobId') FROM audit_receipt WHERE action = 'evidence:revise'`,
+        )
+        .all() as { fence: unknown; job: unknown }[];
+      const recorded = new Set(moves.map((m) => m.fence).filter((id): id is number => typeof id === 'number'));
+      const firstJobs = new Set(moves.map((m) => m.job).filter((id): id is number => typeof id === 'number'));
       const fences = db.prepare('SELECT fence_id, cause, root_fence_id, parent_fence_id FROM revocation_fence ORDER BY fence_id').all() as {
         fence_id: number; cause: string; root_fence_id: number | null; parent_fence_id: number | null;
       }[];
       const ids = new Set(fences.map((f) => f.fence_id));
-      const listed = new Set(
-        db
-          .prepare(`SELECT d.value FROM audit_receipt, json_each(json_extract(body, '$.derivedFenceIds')) d WHERE action = 'revocation:converge'`)
-          .pluck()
-          .all() as number[],
-      );
+      const converged = db
+        .prepare(`SELECT json_extract(body, '$.derivedFenceIds') AS derived, json_extract(body, '$.nextJobId') AS next FROM audit_receipt WHERE action = 'revocation:converge'`)
+        .all() as { derived: string | null; next: unknown }[];
+      const listed = new Set(converged.flatMap((c) => (c.derived === null ? [] : (JSON.parse(c.derived) as number[]))));
+      const nextJobs = new Set(converged.map((c) => c.next).filter((id): id is number => typeof id === 'number'));
       // Convergence receipts written before derived fences were listed (schema 330) vouch for their fence's children.
       const legacyParents = new Set(
         db
@@ -218,6 +217,19 @@ export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
         if (f.cause !== 'DERIVED' && !recorded.has(f.fence_id)) return `fence ${f.fence_id} (${f.cause}) was written by no receipted move`;
         if (f.cause === 'DERIVED' && (!ids.has(f.root_fence_id!) || !ids.has(f.parent_fence_id!))) return `derived fence ${f.fence_id} hangs from a fence that does not exist`;
         if (f.cause === 'DERIVED' && !listed.has(f.fence_id) && !legacyParents.has(f.parent_fence_id!)) return `derived fence ${f.fence_id} was written by no convergence receipt`;
+      }
+      // A derived fence's first job is written with it, by the convergence that lists the fence: its lowest job.
+      const jobs = db
+        .prepare(
+          `SELECT j.job_id, j.fence_id, f.cause, j.job_id = m.first AS first
+           FROM outbox_job j JOIN revocation_fence f ON f.fence_id = j.fence_id
+           JOIN (SELECT fence_id, MIN(job_id) AS first FROM outbox_job GROUP BY fence_id) m ON m.fence_id = j.fence_id
+           ORDER BY j.job_id`,
+        )
+        .all() as { job_id: number; fence_id: number; cause: string; first: number }[];
+      for (const j of jobs) {
+        const accounted = firstJobs.has(j.job_id) || nextJobs.has(j.job_id) || (j.cause === 'DERIVED' && j.first === 1);
+        if (!accounted) return `outbox job ${j.job_id} of fence ${j.fence_id} is no fence's first job and no convergence's next`;
       }
       return null;
     },
