@@ -198,11 +198,17 @@ export const REVOCATION_CASE_CHECKS: readonly CaseStateCheck[] = [
         fence_id: number; cause: string; root_fence_id: number | null; parent_fence_id: number | null;
       }[];
       const ids = new Set(fences.map((f) => f.fence_id));
-      const converged = db
-        .prepare(`SELECT json_extract(body, '$.derivedFenceIds') AS derived, json_extract(body, '$.nextJobId') AS next FROM audit_receipt WHERE action = 'revocation:converge'`)
-        .all() as { derived: string | null; next: unknown }[];
-      const listed = new Set(converged.flatMap((c) => (c.derived === null ? [] : (JSON.parse(c.derived) as number[]))));
-      const nextJobs = new Set(converged.map((c) => c.next).filter((id): id is number => typeof id === 'number'));
+      const listed = new Set(
+        db
+          .prepare(`SELECT d.value FROM audit_receipt, json_each(json_extract(body, '$.derivedFenceIds')) d WHERE action = 'revocation:converge'`)
+          .pluck()
+          .all() as number[],
+      );
+      const nextJobs = new Set(
+        (db.prepare(`SELECT json_extract(body, '$.nextJobId') FROM audit_receipt WHERE action = 'revocation:converge'`).pluck().all() as unknown[]).filter(
+          (id): id is number => typeof id === 'number',
+        ),
+      );
       // Convergence receipts written before derived fences were listed (schema 330) vouch for their fence's children.
       const legacyParents = new Set(
         db
