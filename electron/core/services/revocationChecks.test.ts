@@ -17,6 +17,16 @@ async function superseded() {
   const a2 = await validatedSuccessor(tc, a1);
   return { a1, a2 };
 }
+/** ev-derived is derived from ev-src; ev-src is revoked and the worker converged: one DERIVED fence. */
+async function revokedSourceOfDerived() {
+  const a = await validatedRevision(tc, 'ev-src');
+  const b = await validatedRevision(tc, 'ev-derived');
+  tc.as(ACTORS.analyst);
+  await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: [{ type: 'wasDerivedFrom', from: `rev:${b}`, to: `rev:${a}` }] });
+  tc.as(ACTORS.revoker);
+  await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged export' });
+  await tc.call('revocation:runWorker', {});
+}
 const gateKinds = async () => (await tc.call('case:gate', {})).blockers.filter((b) => b.kind === 'revalidation' || b.kind === 'remediation').map((b) => `${b.kind} ${b.target}`);
 
 describe('completion gate', () => {
@@ -68,13 +78,7 @@ describe('audit verification recomputes what revocation receipts recorded', () =
   });
 
   it('a derived fence whose lineage, reason or time was edited no longer matches its convergence receipt', async () => {
-    const a = await validatedRevision(tc, 'ev-src');
-    const b = await validatedRevision(tc, 'ev-derived');
-    tc.as(ACTORS.analyst);
-    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: [{ type: 'wasDerivedFrom', from: `rev:${b}`, to: `rev:${a}` }] });
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged export' });
-    await tc.call('revocation:runWorker', {});
+    await revokedSourceOfDerived();
     const derived = tc.session.db().prepare(`SELECT fence_id, reason FROM revocation_fence WHERE cause = 'DERIVED'`).all() as { fence_id: number; reason: string }[];
     expect(derived).toHaveLength(1);
     expect((await tc.call('audit:verify', { full: true })).ok).toBe(true);
@@ -91,13 +95,7 @@ describe('audit verification recomputes what revocation receipts recorded', () =
   });
 
   it('a job added to a derived fence, whose first job no move receipt names, is refused', async () => {
-    const a = await validatedRevision(tc, 'ev-src');
-    const b = await validatedRevision(tc, 'ev-derived');
-    tc.as(ACTORS.analyst);
-    await tc.call('prov:record', { tenant: 'acme', classification: 'internal', nodes: [], edges: [{ type: 'wasDerivedFrom', from: `rev:${b}`, to: `rev:${a}` }] });
-    tc.as(ACTORS.revoker);
-    await tc.call('evidence:transition', { revisionId: a, to: 'REVOKED', reason: 'forged export' });
-    await tc.call('revocation:runWorker', {});
+    await revokedSourceOfDerived();
     expect((await tc.call('audit:verify', { full: true })).ok).toBe(true);
     const derived = tc.session.db().prepare(`SELECT fence_id, root_fence_id FROM revocation_fence WHERE cause = 'DERIVED'`).get() as { fence_id: number; root_fence_id: number };
     // Its first job, written with it by the convergence, is accounted for; a second one is not.

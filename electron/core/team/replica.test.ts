@@ -12,6 +12,9 @@ import { readCaseMeta } from '../services/caseMeta';
 import { openCaseFile } from '../store/caseFile';
 import { publishCase, pushCase } from './publish';
 import { cloneCase, pullCase } from './replica';
+import { receiptScopes } from './receiptScope';
+import { appendReceipts, appendRowsAtHead, createTeamCase, GENESIS_HEAD, readRowPart, rowPoints } from './teamStore';
+import type { ReceiptRow } from '../audit/receipts';
 
 const server = useTeamServer();
 let admin: pg.Client;
@@ -75,6 +78,26 @@ describe('a case published and cloned in parts', () => {
       expect(readdirSync(dir).filter((f) => f.startsWith('missing-part'))).toEqual([]);
     } finally {
       full.cleanup();
+    }
+  });
+
+  it('keeps one empty part for rows sent with none (a point always has its parts)', async () => {
+    const c = await createReviewCase();
+    try {
+      await c.evidence('ev-1');
+      const db = c.session.db();
+      const { caseId } = readCaseMeta(db);
+      // The receipts alone, then the head's rows with no image in them.
+      await createTeamCase(admin, caseId, 'no rows');
+      const receipts = db.prepare('SELECT * FROM audit_receipt ORDER BY seq').all() as ReceiptRow[];
+      const scopes = receiptScopes(db, receipts);
+      const head = await appendReceipts(admin, caseId, GENESIS_HEAD, receipts.map((r, i) => ({ ...r, scope: scopes[i]! })));
+      await appendRowsAtHead(admin, caseId, head, { parts: [] });
+      expect(await rowPoints(admin, caseId, 0, head.seq)).toEqual({ points: [{ throughSeq: head.seq, parts: 1 }], unreadable: 0 });
+      expect(await readRowPart(admin, caseId, head.seq, 0)).toBe('');
+      expect(await readRowPart(admin, caseId, head.seq, 1)).toBeNull();
+    } finally {
+      c.cleanup();
     }
   });
 

@@ -15,8 +15,7 @@ import { sha256Hex } from '../crypto';
 import type { Classification } from '../../../shared/domain/enums';
 import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from './migrations';
 import { publishCase, pushCase } from './publish';
-import { receiptScopes } from './receiptScope';
-import { appendReceipts, appendRowsAtHead, createTeamCase, GENESIS_HEAD, initTeamStore, readReceipts, readRowPart, rowPoints, teamHead, teamRoleName, type TeamReceipt } from './teamStore';
+import { appendReceipts, GENESIS_HEAD, initTeamStore, readReceipts, teamHead, teamRoleName, type TeamReceipt } from './teamStore';
 
 const server = useTeamServer();
 let cluster: PgCluster;
@@ -127,21 +126,6 @@ describe('publish and push', () => {
     const second = await pushCase(db, admin);
     expect(second.pushed).toBe(caseRows().length - first.head.seq);
     expect(second.head.hash).toBe(caseRows().at(-1)!.hash);
-  });
-
-  it('keeps one empty part for rows sent with none (a point always has its parts)', async () => {
-    await rc.evidence('ev-1');
-    const db = rc.session.db();
-    const { caseId } = readCaseMeta(db);
-    // The receipts alone, then the head's rows with no image in them.
-    await createTeamCase(admin, caseId, 'no rows');
-    const receipts = caseRows();
-    const scopes = receiptScopes(db, receipts);
-    const head = await appendReceipts(admin, caseId, GENESIS_HEAD, receipts.map((r, i) => ({ ...r, scope: scopes[i]! })));
-    await appendRowsAtHead(admin, caseId, head, { parts: [] });
-    expect(await rowPoints(admin, caseId, 0, head.seq)).toEqual({ points: [{ throughSeq: head.seq, parts: 1 }], unreadable: 0 });
-    expect(await readRowPart(admin, caseId, head.seq, 0)).toBe('');
-    expect(await readRowPart(admin, caseId, head.seq, 1)).toBeNull();
   });
 
   it('resumes a push cut between batches from the last batch that committed', async () => {
