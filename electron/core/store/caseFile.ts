@@ -94,21 +94,6 @@ export function writeTransaction<T>(db: CaseDb, write: () => T): T {
   return db.transaction(write).immediate();
 }
 
-/**
- * A second connection to the case file, read-only, inside one read transaction: a snapshot of the
- * file as it is now (WAL keeps it) that can be read across awaits while the case goes on being
- * written through its own connection. The caller closes it.
- */
-export function openSnapshot(db: CaseDb): CaseDb {
-  if (db.memory) throw new Error('a snapshot needs a case file on disk, not an in-memory database');
-  const snapshot = connect(db.name, { readonly: true, fileMustExist: true });
-  snapshot.pragma('busy_timeout = 5000');
-  snapshot.exec('BEGIN');
-  // SQLite takes the snapshot at a transaction's first read.
-  snapshot.prepare('SELECT count(*) FROM sqlite_master').get();
-  return snapshot;
-}
-
 function configure(db: CaseDb): void {
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');

@@ -8,7 +8,7 @@ import { conflict, notFound } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
 import { classificationRank, receiptScopes } from './receiptScope';
 import { listActors } from '../store/actorRows';
-import { openSnapshot, writeTransaction, type CaseDb } from '../store/caseFile';
+import { inReadSnapshot, openReader, writeTransaction, type CaseDb } from '../store/caseFile';
 import { dirtyImages, everyImage, forgetDirty, forgetPending, ndjsonParts, noteServerSeq, startCapture } from '../store/replicaRows';
 import { DEFAULT_TEAM_LEASE_MS, releaseConvergerLease, takeConvergerLease, convergerStanding, type ConvergerLease } from './convergerLease';
 import { appendReceipts, appendRowsAtHead, HeadMoved, rowsPoint, createTeamCase, inTransaction, registerMembers, teamHead, type TeamContent, type TeamHead } from './teamStore';
@@ -79,8 +79,9 @@ export function holdsHead(db: CaseDb, head: TeamHead): boolean {
 export async function pushCase(db: CaseDb, client: ClientBase, options: PushOptions = {}): Promise<PushProgress> {
   const batch = options.batch ?? 1000;
   const { caseId } = readCaseMeta(db);
-  let head = await teamHead(client, caseId);
-  if (!head) throw notFound(`team push: case ${caseId} is not on this server; publish it first`);
+  const onServer = await teamHead(client, caseId);
+  if (!onServer) throw notFound(`team push: case ${caseId} is not on this server; publish it first`);
+  let head: TeamHead = onServer;
   if (!holdsHead(db, head)) {
     throw new HeadMoved(`team push: the server holds receipts up to seq ${head.seq} that this case file does not have; pull first`);
   }
@@ -91,54 +92,56 @@ export async function pushCase(db: CaseDb, client: ClientBase, options: PushOpti
   // One snapshot of the file for the whole push (a second connection, so the case can go on being
   // written meanwhile): its receipts, their texts, and the rows as they stand after the last of
   // them. What is written during the push goes with the next one.
-  const snapshot = openSnapshot(db);
+  const snapshot = openReader(db.name);
   let lease: ConvergerLease | undefined;
   let pushed = 0;
   let total = 0;
   try {
-    total = (snapshot.prepare('SELECT count(*) AS n FROM audit_receipt WHERE seq > ?').get(head.seq) as { n: number }).n;
-    const converges = snapshot.prepare(`SELECT 1 FROM audit_receipt WHERE seq > ? AND action = 'revocation:converge' LIMIT 1`).get(head.seq) !== undefined;
-    lease = options.lease ?? (converges ? await leaseForPush(client, caseId) : undefined);
-    const read = snapshot.prepare(`SELECT ${RECEIPT_COLUMNS} FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT ?`);
-    // From its first push on, the case records which rows each write touches (replicaRows.ts); the
-    // server gets every row once (a replica starts from them), then what each push changed. They
-    // go with the last batch, part by part as they are read.
-    const everything = (await rowsPoint(client, caseId)) === 0;
-    const rowsOfPush = () => (everything ? { images: everyImage(snapshot), throughChange: lastChange(snapshot) } : dirtyImages(snapshot));
-    if (total === 0) {
-      if (everything) await appendRowsAtHead(client, caseId, head, { parts: ndjsonParts(everyImage(snapshot), options.partChars) });
-      return { pushed, total, head };
-    }
-    // Each batch is read and scoped while the server appends the one before it: an append that is
-    // one statement is on its way when appendReceipts returns, and reading needs no answer from it.
-    const readBatch = (afterSeq: number) => {
-      const rows = read.all(afterSeq, batch) as ReceiptRow[];
-      return { rows, scopes: receiptScopes(snapshot, rows) };
-    };
-    let next = readBatch(head.seq);
-    while (next.rows.length > 0) {
-      const { rows, scopes } = next;
-      const images = pushed + rows.length >= total ? rowsOfPush() : null;
-      const content = await contentNamedBy(snapshot, client, caseId, rows);
-      const appending = appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })), {
-        content,
-        ...(lease ? { lease } : {}),
-        ...(images ? { rows: { parts: ndjsonParts(images.images, options.partChars) } } : {}),
-      });
-      // Awaited below, after the read; a failed append is thrown there.
-      appending.catch(() => undefined);
-      next = images ? { rows: [], scopes: [] } : readBatch(rows[rows.length - 1]!.seq);
-      head = await appending;
-      pushed += rows.length;
-      options.onProgress?.({ pushed, total, head });
-      if (images) {
-        writeTransaction(db, () => {
-          forgetDirty(db, images.throughChange);
-          forgetPending(db, head!.seq);
-          noteServerSeq(db, head!.seq);
-        });
+    await inReadSnapshot(snapshot, async () => {
+      total = (snapshot.prepare('SELECT count(*) AS n FROM audit_receipt WHERE seq > ?').get(head.seq) as { n: number }).n;
+      const converges = snapshot.prepare(`SELECT 1 FROM audit_receipt WHERE seq > ? AND action = 'revocation:converge' LIMIT 1`).get(head.seq) !== undefined;
+      lease = options.lease ?? (converges ? await leaseForPush(client, caseId) : undefined);
+      const read = snapshot.prepare(`SELECT ${RECEIPT_COLUMNS} FROM audit_receipt WHERE seq > ? ORDER BY seq LIMIT ?`);
+      // From its first push on, the case records which rows each write touches (replicaRows.ts); the
+      // server gets every row once (a replica starts from them), then what each push changed. They
+      // go with the last batch, part by part as they are read.
+      const everything = (await rowsPoint(client, caseId)) === 0;
+      const rowsOfPush = () => (everything ? { images: everyImage(snapshot), throughChange: lastChange(snapshot) } : dirtyImages(snapshot));
+      if (total === 0) {
+        if (everything) await appendRowsAtHead(client, caseId, head, { parts: ndjsonParts(rowsOfPush().images, options.partChars) });
+        return;
       }
-    }
+      // Each batch is read and scoped while the server appends the one before it: an append that is
+      // one statement is on its way when appendReceipts returns, and reading needs no answer from it.
+      const readBatch = (afterSeq: number) => {
+        const rows = read.all(afterSeq, batch) as ReceiptRow[];
+        return { rows, scopes: receiptScopes(snapshot, rows) };
+      };
+      let next = readBatch(head.seq);
+      while (next.rows.length > 0) {
+        const { rows, scopes } = next;
+        const images = pushed + rows.length >= total ? rowsOfPush() : null;
+        const content = await contentNamedBy(snapshot, client, caseId, rows);
+        const appending = appendReceipts(client, caseId, head, rows.map((r, i) => ({ ...r, scope: scopes[i]! })), {
+          content,
+          ...(lease ? { lease } : {}),
+          ...(images ? { rows: { parts: ndjsonParts(images.images, options.partChars) } } : {}),
+        });
+        // Awaited below, after the read; a failed append is thrown there.
+        appending.catch(() => undefined);
+        next = images ? { rows: [], scopes: [] } : readBatch(rows[rows.length - 1]!.seq);
+        head = await appending;
+        pushed += rows.length;
+        options.onProgress?.({ pushed, total, head });
+        if (images) {
+          writeTransaction(db, () => {
+            forgetDirty(db, images.throughChange);
+            forgetPending(db, head.seq);
+            noteServerSeq(db, head.seq);
+          });
+        }
+      }
+    });
   } finally {
     snapshot.close();
     if (lease && !options.lease) await releaseConvergerLease(client, lease);
