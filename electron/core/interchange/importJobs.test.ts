@@ -8,6 +8,7 @@ import type { ImportReport } from '../../../shared/ipc/channels/interchange';
 import type { StixImportReport } from '../../../shared/ipc/channels/stix';
 import { validContext } from '../../testing/fixtures/evidence';
 import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../../testing/testCase';
+import type { CaseDb } from '../store/caseFile';
 import { tableDigest } from '../store/digest';
 import { receiveUpload } from './inbox';
 import { SHARED_DATA } from '../../testing/sharedData';
@@ -53,6 +54,8 @@ const write = (name: string, text: string) => {
   writeFileSync(path, text);
   return path;
 };
+/** A connection's temp_store: 0 (the build's default, files) outside an import. */
+const tempStoreOf = (db: CaseDb) => db.pragma('temp_store', { simple: true });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function follow(jobId: string, onApplying?: (p: ImportProgress) => Promise<void>): Promise<{ last: ImportProgress; seen: ImportProgress[] }> {
@@ -73,14 +76,20 @@ async function follow(jobId: string, onApplying?: (p: ImportProgress) => Promise
 describe('import jobs', () => {
   it('apply in slices with progress, answer BUSY to everyone meanwhile, and report what bundle:import reports', async () => {
     const path = write('job.ndjson', bundleText('job'));
+    const db = tc.session.db();
     const started = await tc.call('import:start', { source: { path } });
     expect(started).toMatchObject({ format: 'bundle', path, phase: 'reading' });
     let busy: { code: string; message: string } | null = null;
+    let tempStore: unknown = null;
     const { last, seen } = await follow(started.jobId, async () => {
       const a = await tc.raw('claim:list', {});
       busy = a.ok ? null : a.error;
+      tempStore = tempStoreOf(db);
     });
     expect(busy).toMatchObject({ code: 'BUSY' });
+    // Statement journals are held in memory while the job applies (2 = MEMORY), and only then.
+    expect(tempStore).toBe(2);
+    expect(tempStoreOf(tc.session.db())).toBe(0);
     expect(busy!.message).toMatch(/an import of .*job\.ndjson is running \(applying, \d+%\)/);
     expect(last.phase, last.error?.message).toBe('done');
     expect(last).toMatchObject({ done: 2 * N + 1, total: 2 * N + 1, percent: 100 });
@@ -93,6 +102,7 @@ describe('import jobs', () => {
     // The case answers again, and the same file through bundle:import is all unchanged.
     const again = await tc.call('bundle:import', { path });
     expect(again.unchanged).toMatchObject({ evidence: N, bindings: N, claims: 1 });
+    expect(tempStoreOf(tc.session.db())).toBe(0);
     expect((await tc.call('claim:get', { claimId: 'job-claim' })).claimId).toBe('job-claim');
   });
 
@@ -106,6 +116,7 @@ describe('import jobs', () => {
     expect(cancelledAt).toMatchObject({ phase: 'cancelled', error: { code: 'CANCELLED' } });
     expect(last.phase).toBe('cancelled');
     expect(tableDigest(tc.casePath)).toBe(before);
+    expect(tempStoreOf(tc.session.db())).toBe(0);
     expect((await tc.raw('claim:get', { claimId: 'cancel-claim' })).ok).toBe(false);
     const cancelAgain = await tc.raw('import:cancel', { jobId: started.jobId });
     expect(cancelAgain).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
@@ -120,6 +131,7 @@ describe('import jobs', () => {
     expect(last.error?.message).toMatch(new RegExp(`line ${2 * N + 3 - 3 + 0} \\(binding\\): claimId: no claim bad-nowhere`));
     expect(last.error?.message).toContain('nothing was imported');
     expect(tableDigest(tc.casePath)).toBe(before);
+    expect(tempStoreOf(tc.session.db())).toBe(0);
   });
 
   it('a file the browser uploaded is imported from the inbox and removed afterwards', async () => {

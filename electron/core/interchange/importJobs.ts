@@ -58,12 +58,32 @@ const jobs = new Map<string, Job>();
 
 /** Drives an importer's steps to the end inside one write transaction (no yielding): the CLI and tests' form. */
 export function applyAll<Report>(db: CaseDb, steps: Generator<ImportStep, Report>): Report {
-  return writeTransaction(db, () => {
-    for (;;) {
-      const next = steps.next();
-      if (next.done) return next.value;
-    }
-  });
+  const restore = statementJournalsInMemory(db);
+  try {
+    return writeTransaction(db, () => {
+      for (;;) {
+        const next = steps.next();
+        if (next.done) return next.value;
+      }
+    });
+  } finally {
+    restore();
+  }
+}
+
+/**
+ * Every record an import applies goes through its channel's service, whose write is a savepoint
+ * nested in the import's transaction. SQLite keeps what a savepoint would roll back in a
+ * statement journal, which spills to a temporary file past 64 KiB: on a case of any size, one
+ * file written and truncated per record. Held in memory instead (temp_store = MEMORY, for the
+ * import only: it bounds nothing else, such as a large sort, to memory), a bundle of 10,000
+ * evidence and 10,000 bindings imports about 10% faster (bench/bundle-import.ts). Returns what
+ * puts the connection's setting back.
+ */
+function statementJournalsInMemory(db: CaseDb): () => void {
+  const before = db.pragma('temp_store', { simple: true }) as number;
+  db.pragma('temp_store = MEMORY');
+  return () => db.pragma(`temp_store = ${before}`);
 }
 
 /**
@@ -135,6 +155,15 @@ export function startImport<R, Report extends object>(seat: Seat, importer: Impo
 
 /** Runs the steps in slices of SLICE_MS inside one transaction, yielding between slices; an abort or error rolls everything back. */
 async function applySliced<Report>(db: CaseDb, steps: Generator<ImportStep, Report>, signal: AbortSignal, onDone: (done: number, total: number | null) => void): Promise<Report> {
+  const restore = statementJournalsInMemory(db);
+  try {
+    return await applyInSlices(db, steps, signal, onDone);
+  } finally {
+    restore();
+  }
+}
+
+async function applyInSlices<Report>(db: CaseDb, steps: Generator<ImportStep, Report>, signal: AbortSignal, onDone: (done: number, total: number | null) => void): Promise<Report> {
   db.exec('BEGIN IMMEDIATE');
   let done = 0;
   let total: number | null = null;
