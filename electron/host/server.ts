@@ -6,7 +6,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp';
 import { dispatch, type HandlerTable } from '../core/dispatch';
 import { WorkbenchError } from '../core/errors';
-import { DEFAULT_MAX_BUNDLE_BYTES } from '../core/interchange/bundleRead';
+import { DEFAULT_MAX_BUNDLE_BYTES } from '../../shared/interchange/bundle';
 import { receiveUpload } from '../core/interchange/inbox';
 import type { Session } from '../core/session';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../shared/security/csp';
 import { handlers } from '../core/handlers';
-import { DEFAULT_MAX_BUNDLE_BYTES } from '../core/interchange/bundleRead';
+import { DEFAULT_MAX_BUNDLE_BYTES } from '../../shared/interchange/bundle';
 import type { Session } from '../core/session';
 import { ask, type Answer } from '../testing/httpAsk';
 import { createTestCase, TEST_PASSPHRASE, type TestCase } from '../testing/testCase';

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlers } from '../core/handlers';
-import { DEFAULT_MAX_BUNDLE_BYTES } from '../core/interchange/bundleRead';
+import { DEFAULT_MAX_BUNDLE_BYTES } from '../../shared/interchange/bundle';
 import { ask } from '../testing/httpAsk';
 import { createTestCase, type TestCase } from '../testing/testCase';
 import { startHost, TOKEN_HEADER, type RunningHost } from './server';

@@ -2,6 +2,7 @@ import type { Envelope } from '../../shared/ipc/envelope';
 import { WorkbenchCallError } from '../../shared/ipc/envelope';
 import type { Channel, Invoke, PreloadApi, RequestOf, ResponseOf } from '../../shared/ipc/contract';
 import { limitInFlight } from './inFlight';
+import { uploadCutOff, uploadRefusal } from './upload';
 
 declare global {
   interface Window {
@@ -81,7 +82,14 @@ export async function call<C extends Channel>(channel: C, request: RequestOf<C>)
  */
 export async function importSourceOf(file: File): Promise<{ path: string } | { upload: string; name: string }> {
   if (window.workbench) return { path: window.workbench.pathForFile(file) };
-  const res = await fetch('/upload', { method: 'POST', headers: { 'x-workbench-token': launchToken(), 'content-type': 'application/octet-stream' }, body: file });
+  const refusal = uploadRefusal(file);
+  if (refusal) throw new WorkbenchCallError('import:start', { code: 'VALIDATION', message: refusal });
+  let res: Response;
+  try {
+    res = await fetch('/upload', { method: 'POST', headers: { 'x-workbench-token': launchToken(), 'content-type': 'application/octet-stream' }, body: file });
+  } catch (err) {
+    throw new WorkbenchCallError('import:start', { code: 'INTERNAL', message: uploadCutOff(file.name, err) });
+  }
   let envelope: Envelope<{ uploadId: string }>;
   try {
     envelope = (await res.json()) as Envelope<{ uploadId: string }>;

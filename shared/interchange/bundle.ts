@@ -14,6 +14,11 @@ import { ProvEdgeInput, ProvNodeInput } from '../ipc/channels/provenance';
  */
 export const BUNDLE_FORMAT = 'erwb-evidence-bundle';
 export const BUNDLE_VERSION = 1;
+/**
+ * Import files above this are refused before a byte is parsed (`bundle:import` may lower it); a
+ * browser checks a file against it before uploading one, the loopback host again when it arrives.
+ */
+export const DEFAULT_MAX_BUNDLE_BYTES = 1024 ** 3;
 
 /**
  * A name in a bundle: what the producer chose, or an id a case gave (which may end in

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { z } from 'zod';
-import { BundleHeader, BundleRecord, RECORD_TYPES } from '../../../shared/interchange/bundle';
+import { BundleHeader, BundleRecord, DEFAULT_MAX_BUNDLE_BYTES, RECORD_TYPES } from '../../../shared/interchange/bundle';
 import { cancelled, invalid } from '../errors';
 import type { ReadControl } from './importJobs';
 import { sizeOfImportFile } from './importFile';
@@ -18,9 +18,6 @@ export interface ReadBundle {
   sha256: string;
   bytes: number;
 }
-
-/** Bundles above this are refused before a byte is parsed; `bundle:import` may lower it. */
-export const DEFAULT_MAX_BUNDLE_BYTES = 1024 ** 3;
 
 const describe = (error: z.ZodError): { field: string; expected: string } => {
   const issue = error.issues[0]!;

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { BUNDLE_FORMAT } from '../../../shared/interchange/bundle';
+import { BUNDLE_FORMAT, DEFAULT_MAX_BUNDLE_BYTES } from '../../../shared/interchange/bundle';
 import type { ImportFormat } from '../../../shared/ipc/channels/importJobs';
 import type { ImportReport, ProvImportReport } from '../../../shared/ipc/channels/interchange';
 import { DEFAULT_MAX_STIX_BYTES, type StixImportReport } from '../../../shared/ipc/channels/stix';
@@ -8,7 +8,7 @@ import { invalid } from '../errors';
 import { readCaseMeta } from '../services/caseMeta';
 import type { Seat } from '../session';
 import { bundleSteps } from './bundleImport';
-import { DEFAULT_MAX_BUNDLE_BYTES, readBundle, type ReadBundle } from './bundleRead';
+import { readBundle, type ReadBundle } from './bundleRead';
 import { inboxPath, removeUpload } from './inbox';
 import { sizeOfImportFile } from './importFile';
 import { startImport, type Importer } from './importJobs';
