@@ -156,18 +156,10 @@ export function startImport<R, Report extends object>(seat: Seat, importer: Impo
 /** Runs the steps in slices of SLICE_MS inside one transaction, yielding between slices; an abort or error rolls everything back. */
 async function applySliced<Report>(db: CaseDb, steps: Generator<ImportStep, Report>, signal: AbortSignal, onDone: (done: number, total: number | null) => void): Promise<Report> {
   const restore = statementJournalsInMemory(db);
-  try {
-    return await applyInSlices(db, steps, signal, onDone);
-  } finally {
-    restore();
-  }
-}
-
-async function applyInSlices<Report>(db: CaseDb, steps: Generator<ImportStep, Report>, signal: AbortSignal, onDone: (done: number, total: number | null) => void): Promise<Report> {
-  db.exec('BEGIN IMMEDIATE');
   let done = 0;
   let total: number | null = null;
   try {
+    db.exec('BEGIN IMMEDIATE');
     for (;;) {
       const sliceEnd = performance.now() + SLICE_MS;
       while (performance.now() < sliceEnd) {
@@ -188,6 +180,8 @@ async function applyInSlices<Report>(db: CaseDb, steps: Generator<ImportStep, Re
   } catch (err) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw err;
+  } finally {
+    restore();
   }
 }
 
