@@ -17,6 +17,12 @@ export interface ServiceContext {
   now: () => string;
   /** This machine's reviewer keys for the open case; appendReceipt signs with the actor's key. */
   keyring?: KeySource;
+  /**
+   * 'at-run-end' (an import, see signedAtRunEnd): receipts are written with their signer and no
+   * signature, and one signed receipt closes the run before the transaction commits. Default:
+   * every receipt is signed as it is written.
+   */
+  signatures?: 'each' | 'at-run-end';
 }
 
 export const systemClock = (): string => new Date().toISOString();

@@ -159,7 +159,7 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
   const last = db.prepare('SELECT seq, actor, hash, signer, signature FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as
     | { seq: number; actor: string; hash: string; signer: string | null; signature: string | null }
     | undefined;
-  if (last) assertPredecessorSigned(db, last, input.action);
+  if (last) assertPredecessorSigned(db, last, key.keyId, input.action);
   const fields: HashedFields = {
     seq: (last?.seq ?? 0) + 1,
     at: ctx.now(),
@@ -177,7 +177,9 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
   const prevHash = last?.hash ?? GENESIS_HASH;
   const hash = chainHash(prevHash, receiptHashBody(fields));
   const { prev_signature: _prevSignature, ...stored } = fields;
-  const signature = key.sign(signedMessage(hash));
+  // A receipt registering a key is always signed: the keys it vouches for are relied on at once.
+  const deferred = ctx.signatures === 'at-run-end' && !REGISTERING_ACTIONS.has(input.action);
+  const signature = deferred ? null : key.sign(signedMessage(hash));
   db.prepare(
     `INSERT INTO audit_receipt (${RECEIPT_COLUMNS})
      VALUES (@seq, @at, @actor, @action, @targets, @body, @pre_state_fp, @post_state_fp,
@@ -186,6 +188,33 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
   // Stryker disable next-line StringLiteral: a cache key that never matches only makes the next append verify the tip again
   verifiedTip.set(db, `${hash}:${signature}`);
   return { seq: fields.seq, hash };
+}
+
+/** Actions whose receipt registers a reviewer key (its body's registersKey). */
+export const REGISTERING_ACTIONS: ReadonlySet<string> = new Set(['case:create', 'actor:create', 'actor:rekey']);
+
+/**
+ * The context an import applies its records in: its receipts are written unsigned and covered by
+ * one signature at the end (closeSignedRun, before the import commits). Signing is a fifth of an
+ * import's time (docs/import-speed.md), and one signature covers the run as well as one each: a
+ * receipt's hash covers the previous hash and signature, so the signature that closes the run
+ * commits the same key to every receipt in it. Verify accepts an unsigned receipt only when the
+ * next one is by the same signer, and never at the end of the chain.
+ */
+export function signedAtRunEnd(ctx: ServiceContext): ServiceContext {
+  return { ...ctx, signatures: 'at-run-end' };
+}
+
+/**
+ * Closes a run of unsigned receipts (signedAtRunEnd) with one signed receipt, `audit:sign`, naming
+ * the receipts it signs for; nothing when the last receipt is signed already (an import that
+ * wrote nothing). Run inside the run's transaction, before it commits.
+ */
+export function closeSignedRun(ctx: ServiceContext): void {
+  const tail = ctx.db.prepare('SELECT seq, signature FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as { seq: number; signature: string | null } | undefined;
+  if (!tail || tail.signature !== null) return;
+  const fromSeq = ctx.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 FROM audit_receipt WHERE signature IS NOT NULL').pluck().get() as number;
+  appendReceipt({ ...ctx, signatures: 'each' }, { action: 'audit:sign', targets: [], body: { signs: { fromSeq, toSeq: tail.seq } } });
 }
 
 /**
@@ -213,11 +242,20 @@ const verifiedTip = new WeakMap<object, string>();
  * vouched for by the next honest signature. The key comes from the receipt that registered it in
  * the chain, not from actor_key, which anyone with the file could replace.
  */
-function assertPredecessorSigned(db: CaseDb, last: { seq: number; actor: string; hash: string; signer: string | null; signature: string | null }, action: string): void {
-  // Keyed by hash and signature: either could be changed by another connection under our feet.
-  if (verifiedTip.get(db) === `${last.hash}:${last.signature}`) return;
+function assertPredecessorSigned(
+  db: CaseDb,
+  last: { seq: number; actor: string; hash: string; signer: string | null; signature: string | null },
+  signer: string,
+  action: string,
+): void {
   const refuse = (why: string) =>
     conflict(`${action} refused: the last receipt (seq ${last.seq}) ${why}; the case file was changed outside the workbench or predates signatures. Run audit:verify (or cli verify) before working on it`);
+  // Keyed by hash and signature: either could be changed by another connection under our feet.
+  if (verifiedTip.get(db) === `${last.hash}:${last.signature}`) {
+    // An unsigned tip is this process's own run (signedAtRunEnd): only its signer may go on from it.
+    if (last.signature === null && last.signer !== signer) throw refuse(`waits for its signer ${last.signer}'s signature`);
+    return;
+  }
   if (!last.signer || !last.signature) throw refuse('is unsigned');
   let reg: { publicKey: string | null } | undefined;
   try {

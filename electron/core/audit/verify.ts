@@ -2,7 +2,7 @@ import { verify as verifyAsync, type KeyObject } from 'node:crypto';
 import type { ChainVerification } from '../../../shared/ipc/channels/audit';
 import type { CaseDb } from '../store/caseFile';
 import { decodeSignature, keyIdOf, publicKeyObject, verifySignature, type KeyRegistration } from './keys';
-import { chainHash, GENESIS_HASH, hashBodyOf, RECEIPT_COLUMNS, receiptOf, signedMessage, type RawReceipt, type ReceiptRow } from './receipts';
+import { chainHash, GENESIS_HASH, hashBodyOf, RECEIPT_COLUMNS, receiptOf, REGISTERING_ACTIONS, signedMessage, type RawReceipt, type ReceiptRow } from './receipts';
 import { CASE_STATE_CHECKS, STATE_CHECKS } from './stateCheckList';
 import { StateCollector, StoredReceiptFacts } from './stateChecks';
 
@@ -33,6 +33,8 @@ interface ChainKey {
 /** One signature to check; `run` is set in 'run-ends' mode, to find the bad receipt when it fails. */
 interface SignatureJob {
   seq: number;
+  /** The first receipt this signature signs for: itself, or the unsigned receipts of its run before it. */
+  from: number;
   key: KeyObject;
   hash: string;
   signature: string;
@@ -40,12 +42,13 @@ interface SignatureJob {
 }
 
 /** Actions whose body registers a reviewer key (keys.ts): the chain is its own key directory. */
-const REGISTERING_ACTIONS = new Set(['case:create', 'actor:create', 'actor:rekey']);
 const PAGE = 4096;
-const badSignature = (seq: number): Broken => ({
-  seq,
+const badSignature = (from: number, seq: number): Broken => ({
+  seq: from,
   kind: 'signature',
-  reason: "the signature does not verify against the signer's registered public key: the receipt was re-hashed or its signature replaced without the reviewer's private key",
+  reason:
+    (from < seq ? `seq ${seq} signs for seq ${from}–${seq}, and its signature` : 'the signature') +
+    " does not verify against the signer's registered public key: the receipt was re-hashed or its signature replaced without the reviewer's private key",
 });
 
 const NOT_JSON = 'targets or artifact digests are not valid JSON';
@@ -75,6 +78,11 @@ class ChainWalk {
   private prevSealed = false;
   private hashAtExpected: string | null = null;
   private run: Run | null = null;
+  /**
+   * The first of the unsigned receipts read since the last signature, and their signer: the next
+   * signed receipt must be that signer's, and signs for them (receipts.ts, signedAtRunEnd).
+   */
+  private unsigned: { seq: number; signer: string } | null = null;
   private after = 0;
   /** Read from the signed first receipt, never from a table an editor could change. */
   private exactTimes = false;
@@ -185,9 +193,15 @@ class ChainWalk {
     const rows = this.db.prepare('SELECT seq, hash, signature FROM audit_receipt WHERE seq BETWEEN ? AND ? ORDER BY seq').all(run.start, run.end) as {
       seq: number;
       hash: string;
-      signature: string;
+      signature: string | null;
     }[];
-    for (const r of rows) if (!this.check({ seq: r.seq, key: run.key, hash: r.hash, signature: r.signature, run: null })) return badSignature(r.seq);
+    let from = run.start;
+    for (const r of rows) {
+      // An unsigned receipt has nothing of its own to check: the next signature signs for it.
+      if (r.signature === null) continue;
+      if (!this.check({ seq: r.seq, from, key: run.key, hash: r.hash, signature: r.signature, run: null })) return badSignature(from, r.seq);
+      from = r.seq + 1;
+    }
     return null;
   }
 
@@ -195,7 +209,7 @@ class ChainWalk {
   closeOpenRun(): Run | null {
     const open = this.run;
     this.run = null;
-    if (open && !this.broken) this.submit({ seq: open.end, key: open.key, hash: open.hash, signature: open.signature, run: open });
+    if (open && !this.broken) this.submit({ seq: open.end, from: open.start, key: open.key, hash: open.hash, signature: open.signature, run: open });
     return open;
   }
 
@@ -203,6 +217,10 @@ class ChainWalk {
   result(signatureBreak: Broken | null): ChainVerification {
     let broken = this.broken;
     if (signatureBreak && (!broken || signatureBreak.seq < broken.seq)) broken = signatureBreak;
+    // Receipts still waiting for their signer's signature when the chain ends (or breaks) are signed by nobody.
+    if (this.unsigned && (!broken || this.unsigned.seq < broken.seq)) {
+      broken = { seq: this.unsigned.seq, kind: 'signature', reason: `the receipt is unsigned and no signature of its signer ${this.unsigned.signer} follows it: the run it belongs to was cut short or its closing signature stripped` };
+    }
     if (!broken && this.expected) broken = this.headProblem();
     const stateBreak = this.state.finish(this.length, broken === null);
     if (stateBreak && (!broken || stateBreak.seq < broken.seq)) broken = { seq: stateBreak.seq, kind: 'state', reason: stateBreak.reason };
@@ -230,8 +248,12 @@ class ChainWalk {
       return { seq: Math.min(seq, expectedSeq), kind: 'chain', reason: `expected seq ${expectedSeq} but found ${seq}: a receipt was removed, inserted or reordered` };
     }
     if (row.prev_hash !== this.prevHash) return { seq, kind: 'chain', reason: `prev_hash does not match the hash of seq ${seq - 1}` };
-    if (row.signer === null || row.signature === null) {
+    if (row.signer === null || (row.signature === null && REGISTERING_ACTIONS.has(row.action))) {
       return { seq, kind: 'signature', reason: 'the receipt is unsigned (written before reviewer signatures, or its signature was stripped); it cannot be attributed' };
+    }
+    const waiting = this.unsigned;
+    if (waiting && row.signer !== waiting.signer) {
+      return { seq: waiting.seq, kind: 'signature', reason: `the receipt is unsigned and the next signer is not its own: seq ${seq} is signed by ${row.signer}, not ${waiting.signer}, so nothing signs for seq ${waiting.seq}–${seq - 1}` };
     }
     if (row.salt === null && this.prevSealed) {
       return { seq, kind: 'chain', reason: `the receipt is unsealed (its salt is missing) but follows sealed receipts: its salt was removed, or it was written outside the workbench` };
@@ -259,8 +281,10 @@ class ChainWalk {
       return { seq, kind: 'signature', reason: `signed by ${row.signer}, a key of ${signer.actorId}, not of the receipt's actor ${row.actor}` };
     }
     if (signer.retiredAt !== null) return { seq, kind: 'signature', reason: `signed by ${row.signer} after it was retired at seq ${signer.retiredAt}` };
-    if (this.mode === 'every') {
-      this.submit({ seq, key: signer.key, hash: row.hash, signature: row.signature, run: null });
+    if (row.signature === null) {
+      this.unsigned ??= { seq, signer: row.signer };
+    } else if (this.mode === 'every') {
+      this.submit({ seq, from: waiting?.seq ?? seq, key: signer.key, hash: row.hash, signature: row.signature, run: null });
     } else if (this.run && this.run.signer === row.signer) {
       // Extended in place: a million receipts should not mean a million run objects.
       this.run.end = seq;
@@ -269,9 +293,10 @@ class ChainWalk {
     } else {
       // A new signer: the previous run is checked before any key it registered is relied on.
       const closed = this.run;
-      if (closed) this.submit({ seq: closed.end, key: closed.key, hash: closed.hash, signature: closed.signature, run: closed });
-      this.run = { signer: row.signer, key: signer.key, start: seq, end: seq, hash: row.hash, signature: row.signature };
+      if (closed) this.submit({ seq: closed.end, from: closed.start, key: closed.key, hash: closed.hash, signature: closed.signature, run: closed });
+      this.run = { signer: row.signer, key: signer.key, start: waiting?.seq ?? seq, end: seq, hash: row.hash, signature: row.signature };
     }
+    if (row.signature !== null) this.unsigned = null;
     if (registration && seq > 1) {
       const bad = this.register(seq, row, registration);
       if (bad) return bad;
@@ -329,7 +354,7 @@ class ChainWalk {
 
 /** The earliest failing job of a batch (run-end failures pinpointed to the receipt). */
 function firstFailure(walk: ChainWalk, failed: SignatureJob[]): Broken | null {
-  const breaks = failed.map((job) => (job.run ? (walk.pinpoint(job.run) ?? badSignature(job.seq)) : badSignature(job.seq)));
+  const breaks = failed.map((job) => (job.run ? (walk.pinpoint(job.run) ?? badSignature(job.from, job.seq)) : badSignature(job.from, job.seq)));
   return breaks.sort((a, b) => a.seq - b.seq)[0] ?? null;
 }
 

@@ -32,7 +32,7 @@ type Counted = 'sources' | 'evidence' | 'claims' | 'bindings' | 'prov';
  * counted as unchanged, so re-importing a bundle writes nothing new.
  */
 export function applyBundle(ctx: ServiceContext, bundle: ReadBundle): ImportReport {
-  return applyAll(ctx.db, bundleSteps(ctx, bundle));
+  return applyAll(ctx, (runCtx) => bundleSteps(runCtx, bundle));
 }
 
 /** applyBundle as steps: one per record, for an import job to run in slices (importJobs.ts). Runs inside the caller's transaction. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ImportFormat, ImportProgress } from '../../../shared/ipc/channels/importJobs';
 import { pinnedKeySource } from '../audit/keys';
+import { closeSignedRun, signedAtRunEnd } from '../audit/receipts';
 import type { ServiceContext } from '../context';
 import { cancelled, conflict, notFound, storageFailure, WorkbenchError } from '../errors';
 import type { Seat } from '../session';
@@ -56,14 +57,22 @@ interface Job {
 
 const jobs = new Map<string, Job>();
 
-/** Drives an importer's steps to the end inside one write transaction (no yielding): the CLI and tests' form. */
-export function applyAll<Report>(db: CaseDb, steps: Generator<ImportStep, Report>): Report {
-  const restore = statementJournalsInMemory(db);
+/**
+ * Drives an importer's steps to the end inside one write transaction (no yielding): the CLI and
+ * tests' form. Like a job, its receipts are signed once, at the end (signedAtRunEnd).
+ */
+export function applyAll<Report>(ctx: ServiceContext, stepsIn: (ctx: ServiceContext) => Generator<ImportStep, Report>): Report {
+  const restore = statementJournalsInMemory(ctx.db);
   try {
-    return writeTransaction(db, () => {
+    return writeTransaction(ctx.db, () => {
+      const runCtx = signedAtRunEnd(ctx);
+      const steps = stepsIn(runCtx);
       for (;;) {
         const next = steps.next();
-        if (next.done) return next.value;
+        if (next.done) {
+          closeSignedRun(runCtx);
+          return next.value;
+        }
       }
     });
   } finally {
@@ -130,8 +139,8 @@ export function startImport<R, Report extends object>(seat: Seat, importer: Impo
       hold = seat.session.hold(say);
       // Reading let the event loop run: had another case been opened meanwhile, this would write into it.
       if (hold.db !== ctx.db) throw conflict(`${importer.format}:import: the case changed while ${label.path} was read (another case was opened); nothing was imported`);
-      const jobCtx: ServiceContext = { db: hold.db, actor: ctx.actor, now: ctx.now, keyring: pinnedKeySource(seat, key) };
-      const report = await applySliced(hold.db, importer.apply(jobCtx, read), abort.signal, (done, announced) => {
+      const jobCtx = signedAtRunEnd({ db: hold.db, actor: ctx.actor, now: ctx.now, keyring: pinnedKeySource(seat, key) });
+      const report = await applySliced(hold.db, importer.apply(jobCtx, read), () => closeSignedRun(jobCtx), abort.signal, (done, announced) => {
         if (announced !== null) total = announced;
         const seconds = (Date.now() - applyStartMs) / 1000;
         update({ done, total, percent: READ_SHARE + Math.floor(((100 - READ_SHARE) * Math.min(done, total)) / Math.max(1, total)), recordsPerSecond: seconds > 0 ? Math.round(done / seconds) : null });
@@ -154,7 +163,13 @@ export function startImport<R, Report extends object>(seat: Seat, importer: Impo
 }
 
 /** Runs the steps in slices of SLICE_MS inside one transaction, yielding between slices; an abort or error rolls everything back. */
-async function applySliced<Report>(db: CaseDb, steps: Generator<ImportStep, Report>, signal: AbortSignal, onDone: (done: number, total: number | null) => void): Promise<Report> {
+async function applySliced<Report>(
+  db: CaseDb,
+  steps: Generator<ImportStep, Report>,
+  beforeCommit: () => void,
+  signal: AbortSignal,
+  onDone: (done: number, total: number | null) => void,
+): Promise<Report> {
   const restore = statementJournalsInMemory(db);
   let done = 0;
   let total: number | null = null;
@@ -165,6 +180,7 @@ async function applySliced<Report>(db: CaseDb, steps: Generator<ImportStep, Repo
       while (performance.now() < sliceEnd) {
         const next = steps.next();
         if (next.done) {
+          beforeCommit();
           db.exec('COMMIT');
           // A job that ends inside its first slice still reports the total its steps announced.
           onDone(done, total);

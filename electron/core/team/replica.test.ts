@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -7,7 +8,10 @@ import { buildFullCase } from '../../testing/fullCase';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { caseRows, replicaMachine } from '../../testing/replicaMachine';
 import { useTeamServer } from '../../testing/teamServer';
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../../../shared/interchange/bundle';
+import { validContext } from '../../testing/fixtures/evidence';
 import { verifyCaseFile } from '../audit/verifyFile';
+import { marksOf } from '../audit/verifyMarks';
 import { readCaseMeta } from '../services/caseMeta';
 import { openCaseFile } from '../store/caseFile';
 import { publishCase, pushCase } from './publish';
@@ -163,6 +167,57 @@ describe('a case published and cloned in parts', () => {
       expect(caseRows(again)).toEqual(caseRows(c.casePath));
     } finally {
       c.cleanup();
+    }
+  });
+});
+
+describe('imports, whose receipts are signed once at the run end', () => {
+  const importBundle = async (rc: ReviewCase, name: string, from: number) => {
+    const path = join(rc.dir, name);
+    const lines = [
+      { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, producer: 'test' },
+      ...Array.from({ length: 3 }, (_, i) => ({
+        type: 'evidence', evidenceId: `imp-${from + i}`, revision: 1, title: `event ${from + i}`, kind: 'telemetry',
+        content: `2026-11-20T03:10:0${i}Z process_start host=HOST-FS01 pid=${from + i}`, context: validContext({ sourceRef: `edr:imp:${from + i}` }),
+      })),
+    ];
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    await rc.call('bundle:import', { path });
+  };
+
+  it('publish and clone (verified whole), then push and pull (verified by what changed): both files verify', async () => {
+    const rc = await createReviewCase();
+    const marks = marksOf(join(dir, 'import-marks'));
+    try {
+      await importBundle(rc, 'first.ndjson', 0);
+      const db = rc.session.db();
+      const { caseId } = readCaseMeta(db);
+      await publishCase(db, admin);
+      const clone = join(dir, 'imported.case.sqlite');
+      expect(await cloneCase(admin, caseId, clone, { marks })).toMatchObject({ verified: 'whole' });
+      await importBundle(rc, 'second.ndjson', 10);
+      await pushCase(db, admin);
+      const replica = openCaseFile(clone);
+      try {
+        // Three ingests and the audit:sign that signs for them.
+        expect(await pullCase(replica, admin, { marks })).toMatchObject({ pulled: 4, verified: 'changes' });
+      } finally {
+        replica.close();
+      }
+      const unsigned = (path: string) => {
+        const file = new Database(path, { readonly: true });
+        try {
+          return file.prepare('SELECT COUNT(*) FROM audit_receipt WHERE signature IS NULL').pluck().get();
+        } finally {
+          file.close();
+        }
+      };
+      expect(unsigned(clone)).toBe(6);
+      expect(caseRows(clone)).toEqual(caseRows(rc.casePath));
+      const verified = await verifyCaseFile(clone);
+      expect(verified.exitCode, verified.summary).toBe(0);
+    } finally {
+      rc.cleanup();
     }
   });
 });

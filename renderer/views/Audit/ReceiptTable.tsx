@@ -34,7 +34,7 @@ function ReceiptDetail({ r }: { r: ReceiptView }) {
           </Fragment>
         ))}
         <dt>signature</dt>
-        <dd className="mono wrap">{r.signature ?? 'unsigned (older than signatures)'}</dd>
+        <dd className="mono wrap">{r.signature ?? (r.signer ? 'signed by the next signature of the same key (an import signs its run once, at its end)' : 'unsigned (older than signatures)')}</dd>
       </dl>
       {/* The body is data: shown as JSON text, never interpreted. */}
       <pre className="evidence-text receipt-body">{JSON.stringify(r.body, null, 2)}</pre>
@@ -99,7 +99,7 @@ export function ReceiptTable({ receipts, keys }: { receipts: readonly ReceiptVie
                     <>
                       <span className={signer.mismatch ? 'bad' : ''}>{signer.actorId ?? 'unknown key'}</span>
                       <div className="mono muted" title={`${signer.keyId}\n${r.signature ?? ''}`}>
-                        sig {shortHash(r.signature ?? '', 10)}
+                        {r.signature === null ? 'signed at run end' : `sig ${shortHash(r.signature, 10)}`}
                       </div>
                     </>
                   ) : (

@@ -51,7 +51,7 @@ function defaultTenant(ctx: ServiceContext): string {
 }
 
 export function applyStix(ctx: ServiceContext, doc: StixDocument, options: { tenant: string; classification: Classification }): StixImportReport {
-  return applyAll(ctx.db, stixSteps(ctx, doc, options));
+  return applyAll(ctx, (runCtx) => stixSteps(runCtx, doc, options));
 }
 
 /**
