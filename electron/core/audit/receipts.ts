@@ -190,16 +190,16 @@ export function appendReceipt(ctx: ServiceContext, input: ReceiptInput): { seq: 
   return { seq: fields.seq, hash };
 }
 
-/** Actions whose receipt registers a reviewer key (its body's registersKey). */
+/** Actions whose body registers a reviewer key (keys.ts): the chain is its own key directory. */
 export const REGISTERING_ACTIONS: ReadonlySet<string> = new Set(['case:create', 'actor:create', 'actor:rekey']);
 
 /**
  * The context an import applies its records in: its receipts are written unsigned and covered by
- * one signature at the end (closeSignedRun, before the import commits). Signing is a fifth of an
- * import's time (docs/import-speed.md), and one signature covers the run as well as one each: a
- * receipt's hash covers the previous hash and signature, so the signature that closes the run
- * commits the same key to every receipt in it. Verify accepts an unsigned receipt only when the
- * next one is by the same signer, and never at the end of the chain.
+ * one signature at the end (closeSignedRun, before the import commits). Signing each receipt took
+ * a sixth of an import's time (docs/import-speed.md), and one signature covers the run as well as
+ * one each: a receipt's hash covers the previous hash and signature, so the signature that closes
+ * the run commits the same key to every receipt in it. Verify accepts an unsigned receipt only
+ * when the next one is by the same signer, and never at the end of the chain.
  */
 export function signedAtRunEnd(ctx: ServiceContext): ServiceContext {
   return { ...ctx, signatures: 'at-run-end' };
@@ -213,7 +213,9 @@ export function signedAtRunEnd(ctx: ServiceContext): ServiceContext {
 export function closeSignedRun(ctx: ServiceContext): void {
   const tail = ctx.db.prepare('SELECT seq, signature FROM audit_receipt ORDER BY seq DESC LIMIT 1').get() as { seq: number; signature: string | null } | undefined;
   if (!tail || tail.signature !== null) return;
-  const fromSeq = ctx.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 FROM audit_receipt WHERE signature IS NOT NULL').pluck().get() as number;
+  // Read back from the tail: as far as the run goes, not the whole chain.
+  const signedBefore = ctx.db.prepare('SELECT seq FROM audit_receipt WHERE signature IS NOT NULL ORDER BY seq DESC LIMIT 1').pluck().get() as number | undefined;
+  const fromSeq = (signedBefore ?? 0) + 1;
   appendReceipt({ ...ctx, signatures: 'each' }, { action: 'audit:sign', targets: [], body: { signs: { fromSeq, toSeq: tail.seq } } });
 }
 

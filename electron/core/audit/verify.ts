@@ -41,7 +41,6 @@ interface SignatureJob {
   run: Run | null;
 }
 
-/** Actions whose body registers a reviewer key (keys.ts): the chain is its own key directory. */
 const PAGE = 4096;
 const badSignature = (from: number, seq: number): Broken => ({
   seq: from,
