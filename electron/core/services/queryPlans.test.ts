@@ -9,6 +9,7 @@ import { ANCESTOR_FENCES_SQL, writeFence } from '../store/fenceRows';
 import { writeTransaction } from '../store/caseFile';
 import { countEvidenceQuery, listEvidenceQuery } from './evidenceReads';
 import { TEST_PASSPHRASE } from '../../testing/testCase';
+import { namedRowsQueries } from '../interchange/stix/stixImport';
 
 let tc: TestCase;
 beforeAll(async () => {
@@ -147,5 +148,26 @@ describe('hot queries on a case file as the workbench writes it (never ANALYZEd)
     } finally {
       fresh.cleanup();
     }
+  });
+});
+
+describe('on a case file as the workbench leaves it (never ANALYZEd)', () => {
+  let plain: TestCase;
+  beforeAll(async () => {
+    plain = await createTestCase();
+    bulkEvidence(plain.session.context(), 300);
+  });
+  afterAll(() => plain.cleanup());
+  const plainPlanOf = (sql: string, params: unknown[]) =>
+    (plain.session.db().prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+
+  it('a STIX import looks up what a name holds by its key range, never by walking a classification (re-importing 6,000 objects: 9.2 s, 0.4 s with it)', () => {
+    const q = namedRowsQueries(plain.session.actor());
+    const revisions = plainPlanOf(q.revisions.sql, ['ev-bulk-00001', 'ev-bulk-00001~\u007f', ...q.revisions.params]);
+    expect(revisions).toMatch(/SEARCH r USING INDEX sqlite_autoindex_evidence_revision_2 \(evidence_id>\? AND evidence_id<\?\)/);
+    expect(revisions).not.toMatch(/evidence_revision_queue_counts|evidence_revision_by_acl/);
+    const claims = plainPlanOf(q.claims.sql, ['cl-1', 'cl-1~\u007f', ...q.claims.params]);
+    expect(claims).toMatch(/SEARCH c USING (INDEX sqlite_autoindex_claim_1|PRIMARY KEY) \(claim_id>\? AND claim_id<\?\)/);
+    expect(claims).not.toMatch(/claim_by_acl|SCAN c\b/);
   });
 });
