@@ -80,7 +80,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: 'verify: an unsealed receipt accepted after sealed ones',
-    file: 'electron/core/audit/verify.ts',
+    file: 'electron/core/audit/chainWalk.ts',
     find: 'if (row.salt === null && this.prevSealed) {',
     replace: 'if (row.salt === null && this.prevSealed && false) {',
     tests: ['electron/core/audit/verify.test.ts'],
@@ -94,7 +94,7 @@ const MUTANTS: Mutant[] = [
   },
   {
     name: 'pull verification: the old receipts naming a changed row not checked again',
-    file: 'electron/core/audit/verify.ts',
+    file: 'electron/core/audit/chainWalk.ts',
     find: '    if (targets.size === 0) return null;',
     replace: '    if (targets.size >= 0) return null;',
     tests: ['electron/core/audit/verifyChanges.test.ts'],

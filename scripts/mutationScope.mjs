@@ -14,7 +14,7 @@ export const MUTATION_PARTS = {
   'domain-status': [
     'shared/domain/{canonical,claimStatus,enums,fingerprint,fourEyes,lifecycle,quorum,review,schemas,supportProjection,usable,validationChecklist}.ts',
   ],
-  'audit-verify': ['electron/core/audit/{verify,verifyFile,verifyMarks,verifyOptions,stateCheckList}.ts'],
+  'audit-verify': ['electron/core/audit/{verify,chainWalk,verifyFile,verifyMarks,verifyOptions,stateCheckList}.ts'],
   'audit-checks': ['electron/core/audit/{stateChecks,coreStateChecks}.ts'],
   'audit-keys': ['electron/core/audit/{keys,sealedKey,receipts,receiptViews,redact,caseLock}.ts'],
   'services-decide': ['electron/core/services/{decisions,review,quorum,gate,gateChecks}.ts'],
