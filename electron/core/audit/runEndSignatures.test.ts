@@ -1,8 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../../../shared/interchange/bundle';
-import { validContext } from '../../testing/fixtures/evidence';
+import { writeGeneratedBundle } from '../../testing/generatedBundle';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { allReceipts, openAsAttacker, rehashFrom } from '../../testing/tamper';
 import { testKeyOf } from '../../testing/testCase';
@@ -23,22 +20,10 @@ beforeEach(async () => {
 });
 afterEach(() => rc.cleanup());
 
-const bundle = (name: string, n: number): string => {
-  const path = join(rc.dir, name);
-  const lines = [
-    { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, producer: 'test' },
-    { type: 'claim', claimId: 'cl-run', statement: 'lateral movement from HOST-FS01', tenant: 'acme', classification: 'internal' },
-    ...Array.from({ length: n }, (_, i) => ({
-      type: 'evidence', evidenceId: `run-ev-${i}`, revision: 1, title: `event ${i}`, kind: 'telemetry',
-      content: `2026-11-20T03:10:0${i}Z process_start host=HOST-FS01 pid=${1000 + i}`, context: validContext({ sourceRef: `edr:run:${i}` }),
-    })),
-    ...Array.from({ length: n }, (_, i) => ({ type: 'binding', claimId: 'cl-run', revision: `run-ev-${i}@1`, relation: 'FULL_SUPPORT', role: 'SUPPORTING' })),
-  ];
-  writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  return path;
-};
+/** A seeded bundle of one claim, n evidence and their n bindings: 1 + 2n records, each a receipt. */
+const bundle = (n: number): string => writeGeneratedBundle(rc.dir, 1, 20261207, n);
 
-const since = (seq: number): ReceiptRow[] => allReceipts(rc.session.db() as never).filter((r) => r.seq > seq);
+const since = (seq: number): ReceiptRow[] => allReceipts(rc.session.db()).filter((r) => r.seq > seq);
 
 /** The import's receipts, after the case's own: all unsigned but the last, which signs for them. */
 function expectSignedOnce(rows: ReceiptRow[], records: number): void {
@@ -68,7 +53,7 @@ async function breaksEveryWay(expected: { seq: number; kind: string; reason: str
 describe('an import signs its run once', () => {
   it('bundle:import writes its receipts unsigned and closes them with one signed audit:sign; the chain verifies every way', async () => {
     const before = rc.receiptCount();
-    await rc.call('bundle:import', { path: bundle('b.ndjson', 4) });
+    await rc.call('bundle:import', { path: bundle(4) });
     expectSignedOnce(since(before), 1 + 4 + 4);
     await verifiesEveryWay();
     // 'every' checks each signature there is: the run's one, not nine.
@@ -77,7 +62,7 @@ describe('an import signs its run once', () => {
 
   it('an import job (the window and the CLI) does the same, and a re-import that writes nothing signs nothing', async () => {
     const before = rc.receiptCount();
-    const path = bundle('job.ndjson', 3);
+    const path = bundle(3);
     let p = await rc.call('import:start', { source: { path } });
     while (p.phase === 'reading' || p.phase === 'applying') {
       await new Promise((r) => setTimeout(r, 20));
@@ -92,7 +77,7 @@ describe('an import signs its run once', () => {
   });
 
   it('the next change after an import is signed as usual, by whoever makes it', async () => {
-    await rc.call('bundle:import', { path: bundle('b.ndjson', 2) });
+    await rc.call('bundle:import', { path: bundle(2) });
     await rc.claim('cl-after');
     const last = since(0).at(-1)!;
     expect(last).toMatchObject({ action: 'claim:create', actor: 'alice' });
@@ -104,7 +89,7 @@ describe('an import signs its run once', () => {
 describe('what verify refuses', () => {
   it('a run whose closing receipt was cut off: nothing signs for it', async () => {
     const before = rc.receiptCount();
-    await rc.call('bundle:import', { path: bundle('b.ndjson', 2) });
+    await rc.call('bundle:import', { path: bundle(2) });
     const attacker = openAsAttacker(rc.casePath);
     attacker.prepare('DELETE FROM audit_receipt WHERE seq = (SELECT MAX(seq) FROM audit_receipt)').run();
     attacker.close();
@@ -117,7 +102,7 @@ describe('what verify refuses', () => {
   ])('an unsigned receipt edited and the chain re-hashed, %s: the closing signature fails, and the break names the first receipt it signed for', async (_, otherFirst) => {
     if (otherFirst) await rc.claim('cl-alice');
     const before = rc.receiptCount();
-    await rc.call('bundle:import', { path: bundle('b.ndjson', 2) });
+    await rc.call('bundle:import', { path: bundle(2) });
     const close = since(before).at(-1)!.seq;
     const attacker = openAsAttacker(rc.casePath);
     attacker.prepare('UPDATE audit_receipt SET at = ? WHERE seq = ?').run('2026-01-01T00:00:00.000Z', before + 2);
@@ -128,7 +113,7 @@ describe('what verify refuses', () => {
 
   it("another reviewer's signature does not sign for someone else's unsigned receipts", async () => {
     const before = rc.receiptCount();
-    await rc.call('bundle:import', { path: bundle('b.ndjson', 2) });
+    await rc.call('bundle:import', { path: bundle(2) });
     // An insider with alice's key rewrites the closing receipt as hers, re-hashed and re-signed.
     const alice = testKeyOf(rc.session, 'alice');
     const attacker = openAsAttacker(rc.casePath);

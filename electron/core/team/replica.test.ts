@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
@@ -8,8 +8,7 @@ import { buildFullCase } from '../../testing/fullCase';
 import { createReviewCase, type ReviewCase } from '../../testing/reviewCase';
 import { caseRows, replicaMachine } from '../../testing/replicaMachine';
 import { useTeamServer } from '../../testing/teamServer';
-import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../../../shared/interchange/bundle';
-import { validContext } from '../../testing/fixtures/evidence';
+import { writeGeneratedBundle } from '../../testing/generatedBundle';
 import { verifyCaseFile } from '../audit/verifyFile';
 import { marksOf } from '../audit/verifyMarks';
 import { readCaseMeta } from '../services/caseMeta';
@@ -172,35 +171,25 @@ describe('a case published and cloned in parts', () => {
 });
 
 describe('imports, whose receipts are signed once at the run end', () => {
-  const importBundle = async (rc: ReviewCase, name: string, from: number) => {
-    const path = join(rc.dir, name);
-    const lines = [
-      { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, producer: 'test' },
-      ...Array.from({ length: 3 }, (_, i) => ({
-        type: 'evidence', evidenceId: `imp-${from + i}`, revision: 1, title: `event ${from + i}`, kind: 'telemetry',
-        content: `2026-11-20T03:10:0${i}Z process_start host=HOST-FS01 pid=${from + i}`, context: validContext({ sourceRef: `edr:imp:${from + i}` }),
-      })),
-    ];
-    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    await rc.call('bundle:import', { path });
-  };
+  // The seeded bundle grows by three evidence and their bindings: the second import adds only those.
+  const importBundle = (rc: ReviewCase, evidence: number) => rc.call('bundle:import', { path: writeGeneratedBundle(rc.dir, 1, 20261207, evidence) });
 
   it('publish and clone (verified whole), then push and pull (verified by what changed): both files verify', async () => {
     const rc = await createReviewCase();
     const marks = marksOf(join(dir, 'import-marks'));
     try {
-      await importBundle(rc, 'first.ndjson', 0);
+      await importBundle(rc, 3);
       const db = rc.session.db();
       const { caseId } = readCaseMeta(db);
       await publishCase(db, admin);
       const clone = join(dir, 'imported.case.sqlite');
       expect(await cloneCase(admin, caseId, clone, { marks })).toMatchObject({ verified: 'whole' });
-      await importBundle(rc, 'second.ndjson', 10);
+      await importBundle(rc, 6);
       await pushCase(db, admin);
       const replica = openCaseFile(clone);
       try {
-        // Three ingests and the audit:sign that signs for them.
-        expect(await pullCase(replica, admin, { marks })).toMatchObject({ pulled: 4, verified: 'changes' });
+        // Three ingests, three bindings and the audit:sign that signs for them.
+        expect(await pullCase(replica, admin, { marks })).toMatchObject({ pulled: 7, verified: 'changes' });
       } finally {
         replica.close();
       }
@@ -212,7 +201,8 @@ describe('imports, whose receipts are signed once at the run end', () => {
           file.close();
         }
       };
-      expect(unsigned(clone)).toBe(6);
+      // The first import's claim, 3 ingests and 3 bindings, then the second's 6.
+      expect(unsigned(clone)).toBe(13);
       expect(caseRows(clone)).toEqual(caseRows(rc.casePath));
       const verified = await verifyCaseFile(clone);
       expect(verified.exitCode, verified.summary).toBe(0);
